@@ -1,0 +1,33 @@
+import type { ProtocolError } from "@pi-kit/protocol";
+
+/** One inbound item: a complete JSONL record (without its LF), or a framing error in its place. */
+export type TransportFrame = string | ProtocolError;
+
+/** Why a transport closed. */
+export interface TransportCloseInfo {
+  /** `exit`: the pi process ended; `closed`: closed locally; `eof`: the peer ended the stream; `error`: the channel failed. */
+  readonly reason: "exit" | "closed" | "eof" | "error";
+  /** The process exit code, when a process ended. */
+  readonly exitCode?: number | null;
+  /** The signal that ended the process, when one did. */
+  readonly signal?: string | null;
+  /** The last lines pi wrote to stderr, for diagnostics. */
+  readonly stderrTail?: string;
+  /** The underlying error for `error`. */
+  readonly error?: unknown;
+}
+
+/**
+ * A duplex channel of JSONL records to one pi process: the only thing the client core depends on.
+ * Runtime specifics (child processes, sockets, WebSocket, replay) live in implementations.
+ */
+export interface Transport {
+  /** Inbound records in arrival order; it ends when the channel closes. */
+  readonly readable: ReadableStream<TransportFrame>;
+  /** Outbound records, each one line as produced by `encodeRecord` (JSON plus LF). */
+  readonly writable: WritableStream<string>;
+  /** Settles once, when the channel has closed for good. */
+  readonly closed: Promise<TransportCloseInfo>;
+  /** Closes the channel gracefully (for a process: stdin first, then signals); resolves when closed. */
+  close(): Promise<TransportCloseInfo>;
+}
