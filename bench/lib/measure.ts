@@ -1,0 +1,46 @@
+/** Shared helpers for benchmarks: repeated timing with a median, and result printing. */
+
+/** True for the short smoke run CI does (`BENCH_QUICK=1`); full runs use bigger inputs. */
+export const quick = process.env.BENCH_QUICK === "1";
+
+/** Runs `fn` `runs` times after one warm-up and returns the median wall time in milliseconds. */
+export function medianMs(fn: () => void, runs = quick ? 3 : 7): number {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+/** One line of a benchmark report. */
+export interface Check {
+  /** What was compared. */
+  name: string;
+  /** The measured ratio or figure. */
+  value: number;
+  /** How the figure must compare to `target`. */
+  op: ">=" | "<=";
+  /** The target from the issue. */
+  target: number;
+  /** Unit or explanation printed after the value. */
+  unit?: string;
+}
+
+/** Prints the checks as a table; sets a failing exit code when a target is missed in a full run. */
+export function report(title: string, checks: Check[]): void {
+  console.log(
+    `\n## ${title}${quick ? " (quick smoke run: small inputs, targets informative)" : ""}`,
+  );
+  for (const c of checks) {
+    const ok = c.op === ">=" ? c.value >= c.target : c.value <= c.target;
+    const figure = c.value >= 100 ? c.value.toFixed(0) : c.value.toFixed(2);
+    console.log(
+      `${ok ? "PASS" : "MISS"}  ${c.name}: ${figure}${c.unit ?? ""}  (target ${c.op} ${c.target})`,
+    );
+    if (!ok && !quick) process.exitCode = 1;
+  }
+}

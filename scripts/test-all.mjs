@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm test`: every check there is, in the order that fails fastest. Prints one closing
+// "N passed, N failed" line summing the test runners, and exits non-zero on any failure.
+import { spawnSync } from "node:child_process";
+import { root } from "./runtimes.mjs";
+
+const quickBench = { ...process.env, BENCH_QUICK: "1", TURBO_TELEMETRY_DISABLED: "1" };
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+
+/** Each step: a name and a command; `tests` marks steps whose output ends in a count line. */
+const steps = [
+  { name: "lint and format (Biome)", cmd: ["npx", "biome", "ci", "."] },
+  {
+    name: "build and typecheck (turbo)",
+    cmd: ["npx", "turbo", "run", "build", "typecheck", "--output-logs=errors-only"],
+  },
+  { name: "typecheck tests and benchmarks", cmd: ["npx", "tsc", "-p", "tsconfig.test.json"] },
+  {
+    name: "tests on Node 20, Node 22, Deno and Bun",
+    cmd: ["npx", "turbo", "run", "test", "--concurrency=1", "--output-logs=full"],
+    tests: true,
+  },
+  {
+    name: "package checks (publint, attw, deno publish --dry-run)",
+    cmd: ["node", "scripts/check-packages.mjs"],
+  },
+  {
+    name: "benchmark smoke run",
+    cmd: ["npx", "turbo", "run", "bench", "--concurrency=1", "--output-logs=full"],
+    env: quickBench,
+  },
+];
+
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+for (const step of steps) {
+  console.log(`\n##### ${step.name}`);
+  const t = Date.now();
+  const run = spawnSync(step.cmd[0], step.cmd.slice(1), {
+    cwd: root,
+    env: step.env ?? env,
+    stdio: step.tests ? ["ignore", "pipe", "inherit"] : "inherit",
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (step.tests) {
+    process.stdout.write(run.stdout);
+    for (const m of run.stdout.matchAll(/^.*all runtimes: (\d+) passed, (\d+) failed$/gm)) {
+      passed += Number(m[1]);
+      failed += Number(m[2]);
+    }
+  }
+  console.log(
+    `##### ${step.name}: ${run.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+  );
+  if (run.status !== 0) {
+    if (!step.tests || failed === 0) failed += 1;
+    break;
+  }
+}
+console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Runs one package's tests, the same files, on Node 20, Node 22, Deno and Bun, and prints one
+// "N passed, N failed" line. Usage: test-runtimes.mjs [--runtimes node20,node22,deno,bun] [dir...]
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { bun, deno, node22, root, systemNode } from "./runtimes.mjs";
+
+const args = process.argv.slice(2);
+let runtimes = ["node20", "node22", "deno", "bun"];
+const flag = args.indexOf("--runtimes");
+if (flag !== -1) {
+  runtimes = args[flag + 1].split(",");
+  args.splice(flag, 2);
+}
+const dirs = (args.length > 0 ? args : ["test"]).map((d) => resolve(d));
+
+function testFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".test.ts"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+const files = dirs.flatMap(testFiles).map((f) => relative(root, f));
+if (files.length === 0) {
+  console.error(`No *.test.ts files under ${dirs.join(", ")}`);
+  process.exit(1);
+}
+
+const sys = systemNode();
+const n22 = node22();
+// The 0.73.1 pi in the test kit must run on Node 20: tell it where that is.
+const env = { ...process.env, PI_KIT_NODE20: sys.major === 20 ? sys.path : "" };
+const condition = "--conditions=@pi-kit/source";
+
+const legs = {
+  node20: {
+    label: `Node ${sys.version}`,
+    cmd: sys.path,
+    argv: [condition, "--import", "tsx", "--test", "--test-concurrency=1", ...files],
+    env: { PI_KIT_EXPECT_NODE_MAJOR: String(sys.major) },
+    count: countNode,
+  },
+  node22: {
+    label: `Node ${n22.version}`,
+    cmd: n22.path,
+    argv: [condition, "--test", "--test-concurrency=1", ...files],
+    env: { PI_KIT_EXPECT_NODE_MAJOR: String(n22.major) },
+    count: countNode,
+  },
+  deno: {
+    label: "Deno",
+    cmd: deno,
+    argv: ["test", "-A", "--no-check", ...files],
+    env: {},
+    count: countDeno,
+  },
+  bun: {
+    label: "Bun",
+    cmd: bun,
+    argv: [
+      "test",
+      "--conditions",
+      "@pi-kit/source",
+      "--timeout",
+      "60000",
+      ...files.map((f) => `./${f}`),
+    ],
+    env: {},
+    count: countBun,
+  },
+};
+if (sys.major !== 20)
+  console.warn(`note: the system Node is ${sys.version}, not 20; its leg runs on that.`);
+
+let passed = 0;
+let failed = 0;
+for (const name of runtimes) {
+  const leg = legs[name];
+  if (!leg) throw new Error(`unknown runtime ${name}`);
+  console.log(`\n=== ${leg.label}: ${files.length} files`);
+  const run = spawnSync(leg.cmd, leg.argv, {
+    cwd: root,
+    env: { ...env, ...leg.env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const output = `${run.stdout}${run.stderr}`;
+  const counts = leg.count(output);
+  const ok = run.status === 0 && counts.failed === 0 && counts.passed > 0;
+  // Keep CI logs short: print the whole output only when something failed.
+  if (!ok) process.stdout.write(output);
+  console.log(
+    `${leg.label}: ${counts.passed} passed, ${counts.failed} failed (exit ${run.status})`,
+  );
+  passed += counts.passed;
+  failed += counts.failed + (ok ? 0 : counts.failed === 0 ? 1 : 0);
+}
+console.log(`\nall runtimes: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
+
+function countNode(out) {
+  return { passed: last(out, /^# pass (\d+)$/gm), failed: last(out, /^# fail (\d+)$/gm) };
+}
+function countDeno(out) {
+  // Deno prints "ok | 12 passed (3 steps) | 0 failed" at the end.
+  const clean = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
+  return { passed: last(clean, /(\d+) passed/g), failed: last(clean, /(\d+) failed/g) };
+}
+function countBun(out) {
+  return { passed: last(out, /^\s*(\d+) pass$/gm), failed: last(out, /^\s*(\d+) fail$/gm) };
+}
+function last(text, re) {
+  let value = 0;
+  for (const m of text.matchAll(re)) value = Number(m[1]);
+  return value;
+}
