@@ -105,9 +105,11 @@ function countNode(out) {
   return { passed: last(out, /^# pass (\d+)$/gm), failed: last(out, /^# fail (\d+)$/gm) };
 }
 function countDeno(out) {
-  // Deno prints "ok | 12 passed (3 steps) | 0 failed" at the end.
+  // Deno ends with "ok | 12 passed (30 steps) | 0 failed"; describe() blocks count as steps.
   const clean = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
-  return { passed: last(clean, /(\d+) passed/g), failed: last(clean, /(\d+) failed/g) };
+  const summary = [...clean.matchAll(/(\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed/g)].at(-1);
+  if (!summary) return { passed: 0, failed: 0 };
+  return { passed: Number(summary[2] ?? summary[1]), failed: Number(summary[3]) };
 }
 function countBun(out) {
   return { passed: last(out, /^\s*(\d+) pass$/gm), failed: last(out, /^\s*(\d+) fail$/gm) };

@@ -46,8 +46,6 @@ function isEntry(value: unknown): value is TranscriptEntry {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
-    typeof v.t === "number" &&
-    (v.dir === "in" || v.dir === "out") &&
-    typeof v.record === "string"
+    typeof v.t === "number" && (v.dir === "in" || v.dir === "out") && typeof v.record === "string"
   );
 }
