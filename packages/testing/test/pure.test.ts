@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+  modelsJson,
+  parseDirectives,
+  scriptReply,
+  settingsJson,
+  splitPieces,
+  splitWords,
+} from "../src/index.ts";
+
+describe("directives", () => {
+  test("parses names, arguments and several directives in order", () => {
+    assert.deepEqual(parseDirectives("pre [[Text hello  world ]] mid [[unicode]] [[bash a]]b]]"), [
+      { name: "text", args: "hello  world" },
+      { name: "unicode", args: "" },
+      { name: "bash", args: "a" },
+    ]);
+    assert.deepEqual(parseDirectives("no directives [[ ]] [[1bad]]"), []);
+  });
+
+  test("a plain prompt echoes; directives are read from the last user message", () => {
+    const reply = scriptReply(
+      {
+        messages: [
+          { role: "user", content: "[[text old]]" },
+          { role: "assistant", content: "old" },
+          { role: "user", content: [{ type: "text", text: "new one" }] },
+        ],
+      },
+      {},
+      0,
+    );
+    assert.deepEqual(reply.parts, [{ type: "text", text: "Echo: new one" }]);
+  });
+});
+
+describe("chunking", () => {
+  test("splitWords keeps whitespace with the words", () => {
+    assert.deepEqual(splitWords("a bc  d\n"), ["a ", "bc  ", "d\n"]);
+    assert.equal(splitWords(" x y ").join(""), " x y ");
+  });
+
+  test("splitPieces never cuts a surrogate pair", () => {
+    const text = '{"c":"😀😀😀😀"}';
+    const pieces = splitPieces(text, 4);
+    assert.equal(pieces.join(""), text);
+    assert.ok(pieces.length > 1);
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    for (const piece of pieces) assert.doesNotMatch(piece, loneSurrogate);
+  });
+});
+
+describe("agent dir", () => {
+  test("models.json points the pikit provider at the server", () => {
+    const json = modelsJson("http://127.0.0.1:1/v1") as {
+      providers: Record<
+        string,
+        { baseUrl: string; api: string; models: { id: string; reasoning: boolean }[] }
+      >;
+    };
+    const provider = json.providers.pikit;
+    assert.ok(provider);
+    assert.equal(provider.api, "openai-completions");
+    assert.equal(provider.baseUrl, "http://127.0.0.1:1/v1");
+    assert.deepEqual(
+      provider.models.map((m) => [m.id, m.reasoning]),
+      [
+        ["scripted", false],
+        ["scripted-reasoning", true],
+      ],
+    );
+  });
+
+  test("settings.json keeps retries fast", () => {
+    const settings = settingsJson() as {
+      retry: { baseDelayMs: number; provider: { maxRetries: number } };
+    };
+    assert.ok(settings.retry.baseDelayMs <= 100);
+    assert.equal(settings.retry.provider.maxRetries, 0);
+  });
+});
