@@ -16,6 +16,32 @@ export function medianMs(fn: () => void, runs = quick ? 3 : 7): number {
   return times[Math.floor(times.length / 2)] as number;
 }
 
+/**
+ * Times several functions round-robin (one run of each per round, after a warm-up round) and
+ * returns each one's median in milliseconds. Interleaving spreads the machine's noise evenly
+ * over the contenders, which matters more for a ratio than any single figure.
+ */
+export function compareMs<K extends string>(
+  contenders: Record<K, () => void>,
+  rounds = quick ? 5 : 9,
+): Record<K, number> {
+  const names = Object.keys(contenders) as K[];
+  const times = new Map<K, number[]>(names.map((n) => [n, []]));
+  for (let round = -1; round < rounds; round++) {
+    for (const name of names) {
+      const start = performance.now();
+      contenders[name]();
+      if (round >= 0) times.get(name)?.push(performance.now() - start);
+    }
+  }
+  const medians = {} as Record<K, number>;
+  for (const name of names) {
+    const sorted = (times.get(name) ?? []).sort((a, b) => a - b);
+    medians[name] = sorted[Math.floor(sorted.length / 2)] as number;
+  }
+  return medians;
+}
+
 /** One line of a benchmark report. */
 export interface Check {
   /** What was compared. */

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { JsonlDecoder } from "@pi-kit/protocol";
 import { chunksOf, recordedInbound, streamOf } from "../lib/fixtures.ts";
-import { medianMs, quick, report } from "../lib/measure.ts";
+import { compareMs, medianMs, quick, report } from "../lib/measure.ts";
 import { piReader } from "../lib/pi-reader.ts";
 
 const CHUNK = 64 * 1024;
@@ -15,15 +15,22 @@ const MiB = 1024 * 1024;
 const { lines, data } = streamOf(recordedInbound("pi-1.6.0"), (quick ? 4 : 32) * MiB);
 const chunks = chunksOf(data, CHUNK);
 let sink = 0;
-const floor = medianMs(() => {
-  for (const line of lines) sink += JSON.parse(line) === null ? 0 : 1;
+const {
+  floor,
+  ours,
+  pi: pis,
+} = compareMs({
+  floor: () => {
+    for (const line of lines) sink += JSON.parse(line) === null ? 0 : 1;
+  },
+  ours: () => {
+    const decoder = new JsonlDecoder();
+    for (const chunk of chunks) {
+      for (const record of decoder.push(chunk)) sink += JSON.parse(record) ? 1 : 0;
+    }
+  },
+  pi: () => piReader(chunks, (line) => (sink += JSON.parse(line) ? 1 : 0)),
 });
-const ours = medianMs(() => {
-  const decoder = new JsonlDecoder();
-  for (const chunk of chunks)
-    for (const record of decoder.push(chunk)) sink += JSON.parse(record) ? 1 : 0;
-});
-const pis = medianMs(() => piReader(chunks, (line) => (sink += JSON.parse(line) ? 1 : 0)));
 const mbps = (ms: number) => data.length / MiB / (ms / 1000);
 console.log(
   `stream: ${(data.length / MiB).toFixed(1)} MiB, ${lines.length} records; JSON.parse alone ${mbps(floor).toFixed(0)} MiB/s, ours ${mbps(ours).toFixed(0)} MiB/s, pi's reader ${mbps(pis).toFixed(0)} MiB/s`,
