@@ -1,0 +1,124 @@
+import type { ProtocolError } from "@pi-kit/protocol";
+import type { TransportCloseInfo } from "../transports/transport.ts";
+
+/** Machine-readable kinds of {@link PiClientError}. */
+export const PiClientErrorCode = {
+  /** pi answered the command with `success: false`; `message` is pi's error text. */
+  RpcFailed: "rpc_failed",
+  /** The call's timeout elapsed before pi answered. */
+  Timeout: "timeout",
+  /** The call's `AbortSignal` fired before pi answered. */
+  Cancelled: "cancelled",
+  /** The transport closed (pi exited, the stream ended or failed) while the call was pending. */
+  TransportClosed: "transport_closed",
+  /** pi sent something that does not follow the protocol. */
+  Protocol: "protocol",
+  /** The connected pi does not implement the command (for example `get_tree` on 0.73.x). */
+  Unsupported: "unsupported",
+  /** The command failed client-side validation and was never sent. */
+  InvalidCommand: "invalid_command",
+} as const;
+/** Machine-readable kinds of {@link PiClientError}. */
+export type PiClientErrorCode = (typeof PiClientErrorCode)[keyof typeof PiClientErrorCode];
+
+/** Options for {@link PiClientError}. */
+export interface PiClientErrorOptions {
+  /** The command type the failure belongs to, when there is one. */
+  command?: string;
+  /** Why the transport closed, for `transport_closed`. */
+  closeInfo?: TransportCloseInfo;
+  /** The underlying error or abort reason. */
+  cause?: unknown;
+}
+
+/**
+ * The one error type `PiClient` rejects with. Switch on `code`; `command` names the failed command.
+ * @example
+ * try { await client.fork(id); } catch (e) { if (e instanceof PiClientError && e.code === "rpc_failed") show(e.message); }
+ */
+export class PiClientError extends Error {
+  /** What went wrong. */
+  readonly code: PiClientErrorCode;
+  /** The command type the failure belongs to. */
+  readonly command: string | undefined;
+  /** Why the transport closed (exit code, signal, stderr tail), for `transport_closed`. */
+  readonly closeInfo: TransportCloseInfo | undefined;
+
+  constructor(code: PiClientErrorCode, message: string, options: PiClientErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "PiClientError";
+    this.code = code;
+    this.command = options.command;
+    this.closeInfo = options.closeInfo;
+  }
+
+  /** pi answered `success: false`; the message is pi's own text, unchanged. */
+  static rpcFailed(command: string, piMessage: string): PiClientError {
+    return new PiClientError(PiClientErrorCode.RpcFailed, piMessage, { command });
+  }
+
+  /** No answer within `ms` milliseconds. */
+  static timeout(command: string, ms: number): PiClientError {
+    return new PiClientError(PiClientErrorCode.Timeout, `${command} timed out after ${ms} ms`, {
+      command,
+    });
+  }
+
+  /** The caller's signal aborted the call; `reason` is the signal's reason. */
+  static cancelled(command: string, reason?: unknown): PiClientError {
+    return new PiClientError(PiClientErrorCode.Cancelled, `${command} was cancelled`, {
+      command,
+      cause: reason,
+    });
+  }
+
+  /** The transport closed; the message carries the exit code, signal and stderr tail when known. */
+  static transportClosed(info: TransportCloseInfo | undefined, command?: string): PiClientError {
+    const parts: string[] = [];
+    if (info?.exitCode !== undefined && info.exitCode !== null)
+      parts.push(`exit code ${info.exitCode}`);
+    if (info?.signal) parts.push(`signal ${info.signal}`);
+    let message = `pi transport closed (${info?.reason ?? "closed"}${parts.length > 0 ? `, ${parts.join(", ")}` : ""})`;
+    if (command !== undefined) message = `${command} failed: ${message}`;
+    const tail = info?.stderrTail?.trim();
+    if (tail) message += `\nstderr:\n${tail}`;
+    return new PiClientError(PiClientErrorCode.TransportClosed, message, {
+      ...(command === undefined ? {} : { command }),
+      ...(info === undefined ? {} : { closeInfo: info }),
+      cause: info?.error,
+    });
+  }
+
+  /** pi broke the protocol (an unparseable record, an id-less failure); `cause` holds the detail. */
+  static protocol(
+    message: string,
+    cause?: ProtocolError | unknown,
+    command?: string,
+  ): PiClientError {
+    return new PiClientError(PiClientErrorCode.Protocol, message, {
+      ...(command === undefined ? {} : { command }),
+      cause,
+    });
+  }
+
+  /** The connected pi line lacks the command; thrown before anything is sent. */
+  static unsupported(command: string, versionLine: string): PiClientError {
+    return new PiClientError(
+      PiClientErrorCode.Unsupported,
+      `${command} is not supported by the connected pi (${versionLine}.x); it needs pi 1.x`,
+      { command },
+    );
+  }
+
+  /** The command failed validation; `cause` is the {@link ProtocolError} with the detail. */
+  static invalidCommand(command: string, cause: ProtocolError): PiClientError {
+    return new PiClientError(
+      PiClientErrorCode.InvalidCommand,
+      `invalid ${command} command: ${cause.message}`,
+      {
+        command,
+        cause,
+      },
+    );
+  }
+}

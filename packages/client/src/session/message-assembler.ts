@@ -1,0 +1,118 @@
+import type {
+  AgentMessage,
+  AssistantContent,
+  AssistantMessage,
+  MessageUpdateEvent,
+  ToolCall,
+} from "@pi-kit/protocol";
+
+/** A tool call still streaming: `arguments` stays `{}` until `toolcall_end`; `partialArguments` is the JSON so far. */
+export interface StreamingToolCall extends ToolCall {
+  /** The argument JSON received so far (not parseable until complete). */
+  readonly partialArguments: string;
+}
+
+/**
+ * Builds the streaming assistant message from `message_start` plus `message_update` deltas, keyed by
+ * `contentIndex`. Each update yields a new message object that shares every unchanged block, so a
+ * delta costs O(blocks), never O(history). 0.73.x's cumulative `partial`/`message` copies are not
+ * read (except for the tool-call id and name 0.73.x only sends there: one field lookup).
+ */
+export class MessageAssembler {
+  #current: AgentMessage | undefined;
+
+  /** The message being streamed, if any. */
+  get current(): AgentMessage | undefined {
+    return this.#current;
+  }
+
+  /** Starts a message (any role; only assistant messages stream). */
+  start(message: AgentMessage): AgentMessage {
+    this.#current =
+      message.role === "assistant" ? { ...message, content: [...message.content] } : message;
+    return this.#current;
+  }
+
+  /** Applies one delta; returns the new message, or `undefined` when there is no assistant message. */
+  update(event: MessageUpdateEvent): AgentMessage | undefined {
+    const current = this.#current;
+    if (current?.role !== "assistant") return undefined;
+    const step = event.assistantMessageEvent;
+    const content = [...current.content];
+    const at = step.contentIndex;
+    const block = content[at];
+    switch (step.type) {
+      case "text_start":
+        content[at] = { type: "text", text: "" };
+        break;
+      case "text_delta":
+        content[at] = {
+          type: "text",
+          text: (block?.type === "text" ? block.text : "") + step.delta,
+        };
+        break;
+      case "text_end":
+        content[at] = {
+          ...(block?.type === "text" ? block : {}),
+          type: "text",
+          text: step.content,
+        };
+        break;
+      case "thinking_start":
+        content[at] = { type: "thinking", thinking: "" };
+        break;
+      case "thinking_delta":
+        content[at] = {
+          type: "thinking",
+          thinking: (block?.type === "thinking" ? block.thinking : "") + step.delta,
+        };
+        break;
+      case "thinking_end":
+        content[at] = {
+          ...(block?.type === "thinking" ? block : {}),
+          type: "thinking",
+          thinking: step.content,
+        };
+        break;
+      case "toolcall_start": {
+        const fromPartial = step.id === undefined ? step.partial?.content[at] : undefined;
+        const legacy = fromPartial?.type === "toolCall" ? fromPartial : undefined;
+        const started: StreamingToolCall = {
+          type: "toolCall",
+          id: step.id ?? legacy?.id ?? "",
+          name: step.toolName ?? legacy?.name ?? "",
+          arguments: {},
+          partialArguments: "",
+        };
+        content[at] = started;
+        break;
+      }
+      case "toolcall_delta": {
+        if (block?.type !== "toolCall") break;
+        const previous = "partialArguments" in block ? String(block.partialArguments) : "";
+        const next: StreamingToolCall = { ...block, partialArguments: previous + step.delta };
+        content[at] = next;
+        break;
+      }
+      case "toolcall_end":
+        content[at] = step.toolCall;
+        break;
+      default:
+        return current;
+    }
+    const usage = event.usage ?? current.usage;
+    const next: AssistantMessage = { ...current, content: fill(content), usage };
+    this.#current = next;
+    return next;
+  }
+
+  /** Ends the message; the `message_end` message is authoritative and replaces what was assembled. */
+  end(): void {
+    this.#current = undefined;
+  }
+}
+
+// A delta for index 2 before index 1 exists would leave a hole; holes are not valid content.
+function fill(content: (AssistantContent | undefined)[]): AssistantContent[] {
+  return content.map((block) => block ?? { type: "text", text: "" });
+}

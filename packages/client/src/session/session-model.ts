@@ -1,0 +1,343 @@
+import type {
+  AgentMessage,
+  AutoRetryStartEvent,
+  BashResult,
+  CommandId,
+  ContextUsage,
+  RpcEvent,
+  SessionEntry,
+  SessionState,
+  Usage,
+} from "@pi-kit/protocol";
+import type { DiagnosticSink } from "../client/diagnostics.ts";
+import type { PendingDialog } from "../extension-ui/dialog-manager.ts";
+import { EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
+import { MessageAssembler } from "./message-assembler.ts";
+
+/** One tool execution, keyed by `toolCallId`. */
+export interface ToolExecution {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly args: unknown;
+  /** Set on calls another tool made. 1.x only. */
+  readonly parentToolCallId: string | undefined;
+  readonly status: "running" | "done" | "error";
+  /** The latest cumulative partial result (pi sends the whole output so far, so it is replaced). */
+  readonly partialResult: unknown;
+  /** The final result, once done. */
+  readonly result: unknown;
+  readonly durationMs: number | undefined;
+}
+
+/** One direct `bash` call made through this client. */
+export interface BashRun {
+  /** The `bash` command's id (its `bash_execution_update` events carry it). */
+  readonly id: CommandId;
+  readonly command: string;
+  /** Output streamed so far (1.x streams all of it; 0.73.x streams nothing, see `result`). */
+  readonly output: string;
+  readonly status: "running" | "done" | "failed";
+  readonly result: BashResult | undefined;
+}
+
+/** Everything a UI renders, as one immutable snapshot. */
+export interface SessionSnapshot {
+  /** Completed messages, oldest first. */
+  readonly messages: readonly AgentMessage[];
+  /** The message being streamed, assembled from deltas; `undefined` between messages. */
+  readonly streamingMessage: AgentMessage | undefined;
+  /** Tool executions of the latest run, by `toolCallId`. */
+  readonly toolExecutions: ReadonlyMap<string, ToolExecution>;
+  /** Direct bash runs, oldest first. */
+  readonly bashRuns: readonly BashRun[];
+  /** The steering and follow-up queues (always complete, never a diff). */
+  readonly queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] };
+  /** A run is in progress (from `agent_start` until it settles). */
+  readonly isRunning: boolean;
+  /** The model is streaming (from `agent_start` to `agent_end`). */
+  readonly isStreaming: boolean;
+  readonly isCompacting: boolean;
+  readonly isRetrying: boolean;
+  /** The pending auto-retry, while `isRetrying`. */
+  readonly retry: AutoRetryStartEvent | undefined;
+  /** The latest token usage of the model. */
+  readonly usage: Usage | undefined;
+  /** How full the context window is, from the latest `get_session_stats`. */
+  readonly contextUsage: ContextUsage | undefined;
+  /** The latest `get_state`, kept current with name and thinking-level events. */
+  readonly state: SessionState | undefined;
+  /** Extension statuses, widgets, title and editor text. */
+  readonly ui: ExtensionUiState;
+  /** Open extension dialogs. */
+  readonly dialogs: readonly PendingDialog[];
+  /** The last session entry seen (1.x): the `since` cursor for an incremental resync. */
+  readonly lastEntryId: string | undefined;
+}
+
+/** What a resync reads from pi. */
+export interface SessionSource {
+  getState(): Promise<SessionState>;
+  getMessages(): Promise<{ readonly messages: readonly AgentMessage[] }>;
+  /** 1.x only; `undefined` on 0.73.x. */
+  getEntries?:
+    | (() => Promise<{ readonly entries: readonly SessionEntry[]; readonly leafId: string | null }>)
+    | undefined;
+}
+
+const INITIAL: SessionSnapshot = {
+  messages: [],
+  streamingMessage: undefined,
+  toolExecutions: new Map(),
+  bashRuns: [],
+  queue: { steering: [], followUp: [] },
+  isRunning: false,
+  isStreaming: false,
+  isCompacting: false,
+  isRetrying: false,
+  retry: undefined,
+  usage: undefined,
+  contextUsage: undefined,
+  state: undefined,
+  ui: EMPTY_UI_STATE,
+  dialogs: [],
+  lastEntryId: undefined,
+};
+
+/**
+ * The observable state of one pi session, fed by the client's events. Framework-agnostic: a
+ * `subscribe`/`getSnapshot` store that React's `useSyncExternalStore` and Lit controllers can use
+ * directly. Snapshots are immutable; listeners are called once per microtask however many events
+ * arrived, and `getSnapshot` is always current.
+ * @example
+ * const off = client.session.subscribe(() => render(client.session.getSnapshot()));
+ */
+export class SessionModel {
+  readonly #listeners = new Set<() => void>();
+  readonly #assembler = new MessageAssembler();
+  readonly #source: SessionSource;
+  readonly #report: DiagnosticSink | undefined;
+  #snapshot: SessionSnapshot = INITIAL;
+  #notifyQueued = false;
+
+  constructor(source: SessionSource, report?: DiagnosticSink) {
+    this.#source = source;
+    this.#report = report;
+  }
+
+  /** Subscribes to changes; returns the unsubscribe function. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** The current snapshot (the same object until something changes). */
+  readonly getSnapshot = (): SessionSnapshot => this.#snapshot;
+
+  /**
+   * Reloads messages and flags from pi (`get_state`, `get_messages`, and on 1.x `get_entries` for the
+   * entry cursor). Use after connecting mid-session or when the stream may have missed events.
+   */
+  async resync(): Promise<SessionSnapshot> {
+    const [state, { messages }, entries] = await Promise.all([
+      this.#source.getState(),
+      this.#source.getMessages(),
+      this.#source.getEntries?.(),
+    ]);
+    const streaming = state.isStreaming ? this.#snapshot.streamingMessage : undefined;
+    this.#set({
+      messages,
+      state,
+      isStreaming: state.isStreaming,
+      isCompacting: state.isCompacting,
+      isRunning: state.isStreaming || this.#snapshot.isRunning,
+      streamingMessage: streaming,
+      lastEntryId: entries?.leafId ?? this.#snapshot.lastEntryId,
+    });
+    return this.#snapshot;
+  }
+
+  /** Applies one event from pi. Called by the client before its listeners run. */
+  handleEvent(event: RpcEvent): void {
+    const s = this.#snapshot;
+    switch (event.type) {
+      case "agent_start":
+        this.#set({
+          isRunning: true,
+          isStreaming: true,
+          toolExecutions: new Map(),
+          isRetrying: false,
+          retry: undefined,
+        });
+        return;
+      case "agent_end":
+        this.#set({ isStreaming: false });
+        return;
+      case "message_start":
+        this.#set({ streamingMessage: this.#assembler.start(event.message) });
+        return;
+      case "message_update": {
+        const next = this.#assembler.update(event);
+        if (next === undefined) return;
+        this.#set({ streamingMessage: next, usage: event.usage ?? s.usage });
+        return;
+      }
+      case "message_end": {
+        this.#assembler.end();
+        const usage = event.message.role === "assistant" ? event.message.usage : s.usage;
+        this.#set({ messages: [...s.messages, event.message], streamingMessage: undefined, usage });
+        return;
+      }
+      case "tool_execution_start":
+        this.#setTool(event.toolCallId, {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+          parentToolCallId: event.parentToolCallId,
+          status: "running",
+          partialResult: undefined,
+          result: undefined,
+          durationMs: undefined,
+        });
+        return;
+      case "tool_execution_update": {
+        const previous = s.toolExecutions.get(event.toolCallId);
+        this.#setTool(event.toolCallId, {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+          parentToolCallId: event.parentToolCallId,
+          status: "running",
+          result: undefined,
+          durationMs: undefined,
+          ...previous,
+          partialResult: event.partialResult,
+        });
+        return;
+      }
+      case "tool_execution_end": {
+        const previous = s.toolExecutions.get(event.toolCallId);
+        this.#setTool(event.toolCallId, {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: previous?.args,
+          parentToolCallId: event.parentToolCallId,
+          partialResult: previous?.partialResult,
+          status: event.isError ? "error" : "done",
+          result: event.result,
+          durationMs: event.durationMs,
+        });
+        return;
+      }
+      case "bash_execution_update":
+        if (event.id !== undefined)
+          this.#updateBash(event.id, (run) => ({ ...run, output: run.output + event.delta }));
+        return;
+      case "queue_update":
+        this.#set({ queue: { steering: event.steering, followUp: event.followUp } });
+        return;
+      case "compaction_start":
+        this.#set({ isCompacting: true });
+        return;
+      case "compaction_end":
+        this.#set({ isCompacting: false });
+        return;
+      case "auto_retry_start":
+        this.#set({ isRetrying: true, retry: event });
+        return;
+      case "auto_retry_end":
+        this.#set({ isRetrying: false, retry: undefined });
+        return;
+      case "entry_appended":
+        this.#set({ lastEntryId: event.entry.id });
+        return;
+      case "session_info_changed":
+        if (s.state !== undefined) this.#set({ state: { ...s.state, sessionName: event.name } });
+        return;
+      case "thinking_level_changed":
+        if (s.state !== undefined) this.#set({ state: { ...s.state, thinkingLevel: event.level } });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The run settled (agent_settled, or the 0.73.x fallback). */
+  runSettled(): void {
+    this.#set({ isRunning: false, isStreaming: false, isRetrying: false, retry: undefined });
+  }
+
+  /** Records a `get_state` answer. */
+  noteState(state: SessionState): void {
+    this.#set({ state, isCompacting: state.isCompacting });
+  }
+
+  /** Records a `get_session_stats` answer's context usage. */
+  noteContextUsage(contextUsage: ContextUsage | undefined): void {
+    if (contextUsage !== undefined) this.#set({ contextUsage });
+  }
+
+  /** A direct bash call was sent. */
+  bashStarted(id: CommandId, command: string): void {
+    const run: BashRun = { id, command, output: "", status: "running", result: undefined };
+    this.#set({ bashRuns: [...this.#snapshot.bashRuns, run] });
+  }
+
+  /** A direct bash call finished (`result`) or failed (`undefined`). */
+  bashFinished(id: CommandId, result: BashResult | undefined): void {
+    this.#updateBash(id, (run) => ({
+      ...run,
+      status: result === undefined ? "failed" : "done",
+      result,
+      // 0.73.x streams nothing; the final (possibly truncated) output is all there is.
+      output: run.output === "" && result !== undefined ? result.output : run.output,
+    }));
+  }
+
+  /** The extension-UI state changed. */
+  setUi(ui: ExtensionUiState): void {
+    if (ui !== this.#snapshot.ui) this.#set({ ui });
+  }
+
+  /** The open dialogs changed. */
+  setDialogs(dialogs: readonly PendingDialog[]): void {
+    this.#set({ dialogs });
+  }
+
+  #setTool(id: string, execution: ToolExecution): void {
+    const toolExecutions = new Map(this.#snapshot.toolExecutions);
+    toolExecutions.set(id, execution);
+    this.#set({ toolExecutions });
+  }
+
+  #updateBash(id: CommandId, change: (run: BashRun) => BashRun): void {
+    const runs = this.#snapshot.bashRuns;
+    let index = runs.length - 1;
+    while (index >= 0 && runs[index]?.id !== id) index--;
+    const run = runs[index];
+    if (run === undefined) return;
+    const bashRuns = [...runs];
+    bashRuns[index] = change(run);
+    this.#set({ bashRuns });
+  }
+
+  #set(patch: Partial<SessionSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    if (this.#notifyQueued) return;
+    this.#notifyQueued = true;
+    queueMicrotask(() => {
+      this.#notifyQueued = false;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          // A render error must not stop other views from updating.
+          this.#report?.({
+            kind: "listener_error",
+            message: `a session listener threw: ${String(error)}`,
+            error,
+          });
+        }
+      }
+    });
+  }
+}

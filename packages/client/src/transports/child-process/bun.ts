@@ -1,0 +1,116 @@
+/**
+ * @module
+ * Spawns pi with `Bun.spawn`: the Bun adapter of the child-process transport.
+ * Bun is described by the small local interfaces below, so no Bun type package is needed.
+ */
+import { createChildTransport } from "./child-transport.ts";
+import {
+  type ChildProcessOptions,
+  type ChildProcessTransport,
+  DEFAULT_ARGS,
+  DEFAULT_COMMAND,
+  type ExitStatus,
+  mergeEnv,
+  spawnError,
+} from "./options.ts";
+
+/** The part of Bun's `FileSink` (a piped stdin) used here. */
+interface BunFileSink {
+  write(chunk: Uint8Array): number;
+  flush(): number | Promise<number>;
+  end(): number | Promise<number>;
+}
+
+/** The part of Bun's `Subprocess` used here. */
+interface BunSubprocess {
+  readonly pid: number;
+  readonly stdin: BunFileSink;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly exited: Promise<number>;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  kill(signal?: string): void;
+}
+
+/** The part of the `Bun` global used here. */
+interface BunNamespace {
+  spawn(options: {
+    cmd: string[];
+    cwd?: string;
+    env: Record<string, string>;
+    stdin: "pipe";
+    stdout: "pipe";
+    stderr: "pipe";
+  }): BunSubprocess;
+  readonly env: Record<string, string | undefined>;
+}
+
+/**
+ * Spawns pi on Bun. Write to it at once: the client's `get_state` handshake is the readiness check.
+ *
+ * @example
+ * ```ts
+ * import { spawnBun } from "@pi-kit/client/bun";
+ * const transport = await spawnBun({ env: { PI_CODING_AGENT_DIR: "/tmp/agent" } });
+ * ```
+ */
+export async function spawnBun(options: ChildProcessOptions = {}): Promise<ChildProcessTransport> {
+  const bun = (globalThis as { Bun?: BunNamespace }).Bun;
+  if (bun === undefined)
+    throw new TypeError("spawnBun needs Bun; use spawnPi from @pi-kit/client/process");
+  const command = options.command ?? DEFAULT_COMMAND;
+  let child: BunSubprocess;
+  try {
+    child = bun.spawn({
+      cmd: [command, ...(options.args ?? DEFAULT_ARGS)],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      // Bun replaces the environment when given one, so pass the inherited one merged.
+      env: mergeEnv(options.inheritEnv === false ? {} : bun.env, options.env),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  } catch (cause) {
+    throw spawnError(command, cause);
+  }
+  let done = false;
+  const exited = child.exited.then((): ExitStatus => {
+    done = true;
+    return { exitCode: child.exitCode, signal: child.signalCode };
+  });
+  const sink = child.stdin;
+  return createChildTransport(
+    {
+      pid: child.pid,
+      stdin: new WritableStream<Uint8Array>({
+        async write(chunk) {
+          sink.write(chunk);
+          await sink.flush();
+        },
+        async close() {
+          await sink.end();
+        },
+        async abort() {
+          try {
+            await sink.end();
+          } catch {
+            // Already closed, or pi is gone.
+          }
+        },
+      }),
+      stdout: child.stdout,
+      stderr: child.stderr,
+      exited,
+      kill(signal) {
+        if (done) return;
+        try {
+          child.kill(signal);
+        } catch {
+          // The process exited between the check and the kill.
+        }
+      },
+    },
+    options,
+  );
+}

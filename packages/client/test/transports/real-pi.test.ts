@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import process from "node:process";
+import { after, before, describe, test } from "node:test";
+import {
+  type ModelServer,
+  type PiCommand,
+  type PiVersion,
+  piCommand,
+  startModelServer,
+} from "@pi-kit/testing";
+import { type ChildProcessTransport, spawnPi } from "../../src/process.ts";
+import type { TransportFrame } from "../../src/transports/index.ts";
+
+/** pi 0.73.1 on a busy 2-core box takes about a second to start; leave room. */
+const TIMEOUT_MS = 30_000;
+
+async function until(
+  reader: ReadableStreamDefaultReader<TransportFrame>,
+  predicate: (record: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error("pi's stdout ended first");
+    if (typeof value !== "string") continue;
+    const record = JSON.parse(value) as Record<string, unknown>;
+    if (predicate(record)) return record;
+  }
+}
+
+async function drain(reader: ReadableStreamDefaultReader<TransportFrame>): Promise<void> {
+  while (!(await reader.read()).done) {
+    // Keep reading so pi never blocks on a full stdout.
+  }
+}
+
+for (const version of ["1", "0.73"] satisfies PiVersion[]) {
+  describe(`real pi ${version}`, { timeout: 90_000 }, () => {
+    let server: ModelServer;
+    const commands: PiCommand[] = [];
+
+    before(async () => {
+      server = await startModelServer();
+    });
+    after(async () => {
+      for (const command of commands) command.dispose();
+      await server.close();
+    });
+
+    /** Spawns real pi against the scripted model server, in its own temp HOME. */
+    function spawn(): Promise<ChildProcessTransport> {
+      const command = piCommand({ version, baseUrl: server.baseUrl });
+      commands.push(command);
+      return spawnPi({
+        command: command.command,
+        args: command.args,
+        cwd: command.cwd,
+        env: command.env,
+        inheritEnv: false,
+      });
+    }
+
+    test("get_state written right after spawn is answered; closing stdin exits 0", async () => {
+      const transport = await spawn();
+      const reader = transport.readable.getReader();
+      await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
+      const response = await Promise.race([
+        until(reader, (r) => r.type === "response" && r.id === "1"),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("no answer")), TIMEOUT_MS),
+        ),
+      ]);
+      assert.equal(response.success, true);
+      assert.equal((response.data as { model: { provider: string } }).model.provider, "pikit");
+
+      const draining = drain(reader);
+      const info = await transport.close();
+      await draining;
+      assert.equal(info.reason, "closed");
+      assert.equal(info.exitCode, 0, `stderr: ${info.stderrTail}`);
+      assert.equal(info.signal, null);
+    });
+
+    test("pi killed from outside settles closed within 100 ms with the exit details", async () => {
+      const transport = await spawn();
+      const reader = transport.readable.getReader();
+      await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
+      await until(reader, (r) => r.id === "1");
+      const draining = drain(reader);
+      const start = performance.now();
+      process.kill(transport.pid as number, "SIGKILL");
+      const info = await transport.closed;
+      const took = performance.now() - start;
+      await draining;
+      assert.ok(took < 100, `closed settled after ${took} ms`);
+      assert.equal(info.reason, "exit");
+      assert.equal(info.signal, "SIGKILL");
+      assert.equal(info.exitCode, null);
+      assert.equal(typeof info.stderrTail, "string");
+    });
+  });
+}
