@@ -86,7 +86,12 @@ describe("JsonlDecoderStream", () => {
   test("decodes a byte stream and puts an error in place of an oversized record", async () => {
     const chunks = ['{"a":1}\n{"x":"', "yyyyyyyyyyyyyyyy", '"}\n{"b":', "2}"];
     const frames: JsonlFrame[] = [];
-    const source = ReadableStream.from(chunks.map((c) => utf8.encode(c)));
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(utf8.encode(chunk));
+        controller.close();
+      },
+    });
     for await (const frame of source.pipeThrough(new JsonlDecoderStream({ maxRecordBytes: 12 }))) {
       frames.push(frame);
     }

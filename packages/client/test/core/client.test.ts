@@ -370,7 +370,10 @@ describe("PiClient transport close", () => {
     const seen = diagnostics(client);
     const out = bytes.writable.getWriter();
     const enc = new TextEncoder();
-    const lines = sink.readable.pipeThrough(new TextDecoderStream()).getReader();
+    // The DOM typings give TextDecoderStream a BufferSource writable, wider than our Uint8Array.
+    const lines = sink.readable
+      .pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
+      .getReader();
     const state = client.getState({ timeoutMs: 2000 });
     const { value } = await lines.read();
     const id = JSON.parse(String(value)).id;
