@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { AgentMessage } from "@pi-kit/protocol";
-import { type ModelServer, PROVIDER, piCommand, startModelServer } from "@pi-kit/testing";
+import {
+  type ModelServer,
+  PROVIDER,
+  piCommand,
+  REASONING_MODEL,
+  startModelServer,
+} from "@pi-kit/testing";
 import { type ClientEvent, type DialogHandler, PiClient, PiClientError } from "../../src/index.ts";
 import { spawnPi } from "../../src/process.ts";
 import type { ChildProcessTransport } from "../../src/transports/child-process/options.ts";
@@ -58,6 +64,18 @@ async function start(
       cmd.dispose();
     },
   };
+}
+
+/**
+ * The parts of assistant content that pi streams. A thinking block's `thinkingSignature` is not
+ * on the wire until `message_end` (which then replaces the assembled message), so it is left out.
+ */
+function streamable(content: readonly unknown[]): unknown[] {
+  return content.map((block) => {
+    if (typeof block !== "object" || block === null) return block;
+    const { thinkingSignature: _signature, ...rest } = block as Record<string, unknown>;
+    return rest;
+  });
 }
 
 function nextEvent<T extends ClientEvent>(
@@ -204,9 +222,11 @@ for (const version of ["1", "0.73"] as const) {
         await client.promptAndWait("[[text streamed words here]] [[bash echo tool-output]]");
         assert.ok(pairs.length >= 2);
         for (const [built, final] of pairs) {
-          if (built === undefined || final.role !== "assistant" || built.role !== "assistant")
-            continue;
-          assert.deepEqual(built.content, final.content);
+          assert.equal(built?.role, "assistant", "a streamed message was assembled");
+          assert.deepEqual(
+            built?.role === "assistant" && built.content,
+            final.role === "assistant" && final.content,
+          );
         }
         const tools = [...client.session.getSnapshot().toolExecutions.values()];
         assert.equal(tools[0]?.toolName, "bash");
@@ -214,6 +234,33 @@ for (const version of ["1", "0.73"] as const) {
         const messages = client.session.getSnapshot().messages;
         assert.ok(messages.some((m) => m.role === "toolResult"));
         assert.match(textOf(messages.at(-1)), /tool-output/);
+      } finally {
+        await stop();
+      }
+    });
+
+    test("streaming thinking assembles to exactly message_end", async () => {
+      const { client, stop } = await start(version, { model: REASONING_MODEL });
+      try {
+        await client.setThinkingLevel("low");
+        let assembled: AgentMessage | undefined;
+        let final: AgentMessage | undefined;
+        client.on("message_update", () => {
+          assembled = client.session.getSnapshot().streamingMessage;
+        });
+        client.on("message_end", (e) => {
+          if (e.message.role === "assistant") final = e.message;
+        });
+        await client.promptAndWait("[[think weighing the options carefully]] [[text decided]]");
+        assert.equal(final?.role, "assistant");
+        assert.equal(assembled?.role, "assistant");
+        if (final?.role !== "assistant" || assembled?.role !== "assistant") return;
+        assert.deepEqual(streamable(assembled.content), streamable(final.content));
+        const thinking = final.content.find((block) => block.type === "thinking");
+        assert.match(
+          thinking?.type === "thinking" ? thinking.thinking : "",
+          /weighing the options/,
+        );
       } finally {
         await stop();
       }
