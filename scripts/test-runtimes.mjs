@@ -8,8 +8,8 @@ import { bun, deno, node22, root, systemNode } from "./runtimes.mjs";
 
 const args = process.argv.slice(2);
 let runtimes = ["node20", "node22", "deno", "bun"];
-const flag = args.indexOf("--runtimes");
-if (flag !== -1) {
+// The last --runtimes wins, so `npm test -- --runtimes deno` narrows a package's default.
+for (let flag = args.indexOf("--runtimes"); flag !== -1; flag = args.indexOf("--runtimes")) {
   runtimes = args[flag + 1].split(",");
   args.splice(flag, 2);
 }
