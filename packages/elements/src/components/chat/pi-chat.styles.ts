@@ -1,0 +1,117 @@
+import { css } from "lit";
+
+/** Styles of `<pi-chat>`. */
+export const chatStyles = css`
+  :host {
+    --max-width: 52rem;
+    display: flex;
+    flex-direction: column;
+    height: 100%;
+    min-height: 16rem;
+    background: var(--_color-bg);
+    color: var(--_color-fg);
+    position: relative;
+  }
+  .header {
+    display: flex;
+    align-items: center;
+    gap: var(--_space);
+    padding: 0 var(--_space);
+  }
+  .title {
+    font-size: 1em;
+    margin: 0.5em 0 0;
+  }
+  .status-bar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.3em 0.9em;
+    align-items: center;
+    padding: 0.35em var(--_space);
+    font-size: 0.8em;
+    color: var(--_color-muted);
+    border-bottom: 1px solid var(--_color-border);
+  }
+  .status-bar .spacer {
+    flex: 1;
+  }
+  .conn .dot {
+    display: inline-block;
+    width: 0.55em;
+    height: 0.55em;
+    border-radius: 50%;
+    margin-right: 0.35em;
+    background: var(--_color-muted);
+  }
+  .conn.connected .dot {
+    background: var(--_color-success);
+  }
+  .conn.disconnected .dot {
+    background: var(--_color-danger);
+  }
+  .status-bar .warn {
+    color: var(--_color-warning);
+  }
+  .log-wrap {
+    position: relative;
+    flex: 1;
+    min-height: 0;
+  }
+  .log {
+    height: 100%;
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding: var(--_space);
+  }
+  .column,
+  .bottom {
+    max-width: var(--max-width);
+    margin: 0 auto;
+  }
+  .bottom {
+    width: 100%;
+    padding: 0 var(--_space) var(--_space);
+  }
+  .jump {
+    position: absolute;
+    bottom: 0.8em;
+    left: 50%;
+    transform: translateX(-50%);
+    border-radius: 999px;
+    background: var(--_color-bg);
+    box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
+  }
+  .queue {
+    display: flex;
+    gap: 0.6em;
+    align-items: flex-start;
+    font-size: 0.9em;
+    border: 1px dashed var(--_color-border);
+    border-radius: var(--_radius);
+    padding: 0.4em 0.6em;
+    margin-bottom: 0.4em;
+  }
+  .queue ul {
+    flex: 1;
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .queue .tag {
+    font-size: 0.8em;
+    color: var(--_color-muted);
+    border: 1px solid var(--_color-border);
+    border-radius: 0.3em;
+    padding: 0 0.3em;
+  }
+  .widget {
+    font-family: var(--_font-mono);
+    font-size: 0.85em;
+    color: var(--_color-muted);
+    white-space: pre-wrap;
+    padding: 0.2em 0.4em;
+    margin-bottom: 0.3em;
+  }
+`;

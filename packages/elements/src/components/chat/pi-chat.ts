@@ -1,0 +1,386 @@
+import { ContextConsumer } from "@lit/context";
+import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
+import type { BashExecutionMessage } from "@pi-kit/protocol";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { connectionOf, type PiConnection, piConnectionContext } from "../../internal/context.ts";
+import {
+  PiAbortEvent,
+  PiErrorEvent,
+  PiRestoreQueueEvent,
+  PiSendEvent,
+  type SendMode,
+} from "../../internal/events.ts";
+import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiRenderers } from "../../internal/renderers.ts";
+import { SessionController } from "../../internal/store-controller.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import { AutoScroll } from "./auto-scroll.ts";
+import { chatStyles } from "./pi-chat.styles.ts";
+import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
+import { statusBar, UsageTotals } from "./status-bar.ts";
+import { ToolIndex } from "./tool-index.ts";
+
+/**
+ * A complete chat with the pi coding agent: the streaming transcript (markdown, thinking, tool
+ * calls with live output, shell runs, summaries), a composer with queueing, steering, abort and
+ * images, and a status bar. Give it a `client` (or just a `session` model for a read-only view),
+ * or put it inside a `<pi-provider>`.
+ *
+ * Keyboard: Enter sends; Shift+Enter adds a line; while pi responds Enter queues a follow-up,
+ * Ctrl/⌘+Enter steers, Escape stops, Alt+↑ takes the queued messages back into the editor.
+ *
+ * @tagname pi-chat
+ * @summary The pi chat.
+ * @event pi-send - Before a message is sent; cancel it to send it yourself. {@link PiSendEvent}
+ * @event pi-abort - Before the run is aborted; cancelable.
+ * @event pi-restore-queue - Before queued messages are taken back into the editor; cancelable.
+ * @event pi-error - An action through the client failed.
+ * @slot header - Content above the status bar (for example a model picker).
+ * @slot empty - Shown while the transcript is empty.
+ * @csspart header - The header row (title and header slot).
+ * @csspart title - The title an extension set.
+ * @csspart status-bar - Connection, model, run state, usage and extension statuses.
+ * @csspart transcript - The scrolling log.
+ * @csspart jump-button - "Jump to latest", shown when scrolled up.
+ * @csspart queue - The queued messages.
+ * @csspart restore-button - Takes queued messages back into the editor.
+ * @csspart widget - An extension widget (above or below the composer).
+ * @csspart composer - The composer form.
+ * @csspart input - The composer textarea.
+ * @csspart send-button - Send / follow-up.
+ * @csspart steer-button - Steer.
+ * @csspart stop-button - Stop.
+ * @csspart bubble - A user message bubble.
+ * @csspart text - Assistant markdown.
+ * @csspart thinking - A thinking block.
+ * @csspart tool-call - A tool call card.
+ * @csspart tool-header - A tool call's summary line.
+ * @csspart tool-output - A tool call's output.
+ * @csspart error - An error marker.
+ * @csspart notice - System, compaction and branch summaries.
+ * @cssproperty [--pi-color-bg=#ffffff] - Background.
+ * @cssproperty [--pi-color-fg=#1b1d22] - Text colour.
+ * @cssproperty [--pi-color-muted=#565c69] - Secondary text.
+ * @cssproperty [--pi-color-border=#d5d9e0] - Borders.
+ * @cssproperty [--pi-color-surface=#f4f5f7] - Cards and buttons.
+ * @cssproperty [--pi-color-user=#eaf0ff] - User message bubbles.
+ * @cssproperty [--pi-color-accent=#2f4cc9] - Links, focus, primary buttons.
+ * @cssproperty [--pi-color-danger=#b42318] - Errors.
+ * @cssproperty [--pi-font-family=system-ui] - Text font.
+ * @cssproperty [--pi-font-mono=ui-monospace] - Code font.
+ * @cssproperty [--pi-radius=0.5rem] - Corner radius.
+ * @cssproperty [--max-width=52rem] - Width of the transcript column.
+ * @cssstate running - A run is in progress.
+ * @cssstate empty - There are no messages.
+ */
+export class PiChat extends LitElement {
+  static override styles = [tokenStyles, baseStyles, chatStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    strings: { attribute: false },
+    renderers: { attribute: false },
+    theme: { type: String, reflect: true },
+    pageSize: { type: Number, attribute: "page-size" },
+    lang: { type: String, reflect: true },
+    pinned: { state: true },
+  };
+
+  /** The client that sends prompts and renders its session. */
+  declare client: PiClient | undefined;
+  /** A session model to render when there is no client (read-only unless `pi-send` is handled). */
+  declare session: SessionModel | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** Custom renderers per tool name and message role. */
+  declare renderers: PiRenderers | undefined;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  /** Messages rendered at first and added per "show earlier" (windowing). */
+  declare pageSize: number;
+  /** True while the view sticks to the bottom. */
+  declare pinned: boolean;
+
+  readonly #store = new SessionController(this);
+  readonly #internals = this.attachInternals();
+  readonly #totals = new UsageTotals();
+  readonly #tools = new ToolIndex();
+  readonly #scroll = new AutoScroll(this, (pinned) => {
+    this.pinned = pinned;
+  });
+  #provided: PiConnection | undefined;
+  #text: PiStrings = stringsFor("en");
+  #announcement = "";
+  #wasRunning = false;
+  #editorText: string | undefined;
+  #watchedSignal: AbortSignal | undefined;
+
+  constructor() {
+    super();
+    this.pageSize = 60;
+    this.pinned = true;
+    new ContextConsumer(this, {
+      context: piConnectionContext,
+      subscribe: true,
+      callback: (value) => {
+        this.#provided = value;
+        this.requestUpdate();
+      },
+    });
+  }
+
+  /** The current snapshot (what is on screen, at most one frame behind the model). */
+  get snapshot(): SessionSnapshot | undefined {
+    return this.#store.snapshot;
+  }
+
+  /** The composer element. */
+  get composer(): PiComposer | null {
+    return this.renderRoot.querySelector("pi-composer");
+  }
+
+  /** The connection in use: own properties first, then a provider's. */
+  get connection(): PiConnection | undefined {
+    return connectionOf(this.client, this.session) ?? this.#provided;
+  }
+
+  /** Applies pending session changes now instead of on the next animation frame. */
+  flush(): void {
+    this.#store.flush();
+  }
+
+  /** Scrolls to the newest message and sticks there. */
+  scrollToBottom(): void {
+    this.#scroll.pin();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("strings") || changed.has("lang"))
+      this.#text = stringsFor(resolveLang(this), this.strings);
+    const connection = this.connection;
+    this.#store.setModel(connection?.session);
+    this.#watchSignal(connection?.client);
+    const snapshot = this.#store.snapshot;
+    const running = snapshot?.isRunning ?? false;
+    if (running !== this.#wasRunning) {
+      this.#announcement = running ? this.#text.responding : this.#text.done;
+      if (!running) this.#refreshStats();
+      this.#wasRunning = running;
+    }
+    const states = this.#internals.states;
+    if (running) states.add("running");
+    else states.delete("running");
+    if ((snapshot?.messages.length ?? 0) === 0 && snapshot?.streamingMessage === undefined)
+      states.add("empty");
+    else states.delete("empty");
+  }
+
+  protected override updated(): void {
+    const editorText = this.#store.snapshot?.ui.editorText;
+    if (editorText !== this.#editorText) {
+      this.#editorText = editorText;
+      if (editorText !== undefined) {
+        this.composer?.setText(editorText);
+        this.composer?.focus();
+      }
+    }
+    this.#scroll.afterRender();
+  }
+
+  protected override render(): unknown {
+    const s = this.#text;
+    const snapshot = this.#store.snapshot;
+    const connection = this.connection;
+    const messages = snapshot?.messages ?? [];
+    const streaming = snapshot?.streamingMessage;
+    const executions = snapshot?.toolExecutions ?? new Map();
+    const widgets = [...(snapshot?.ui.widgets ?? [])];
+    const queue = snapshot?.queue;
+    const queued = (queue?.steering.length ?? 0) + (queue?.followUp.length ?? 0);
+    const state = connection?.client
+      ? connection.client.signal.aborted
+        ? "disconnected"
+        : "connected"
+      : "none";
+    if (streaming !== undefined) this.#tools.update(messages);
+    return html`
+      <div part="header" class="header">
+        ${snapshot?.ui.title ? html`<h2 part="title" class="title">${snapshot.ui.title}</h2>` : nothing}
+        <slot name="header"></slot>
+      </div>
+      ${statusBar(snapshot, state, this.#totals.of(messages), s)}
+      <div class="log-wrap">
+        <div part="transcript" class="log" role="log" aria-label=${s.transcript} tabindex="0">
+          <div class="column">
+            ${messages.length === 0 && streaming === undefined ? html`<slot name="empty"></slot>` : nothing}
+            <pi-message-list
+              exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
+              .messages=${messages}
+              .toolExecutions=${executions}
+              .strings=${s}
+              .renderers=${this.renderers}
+              .pageSize=${this.pageSize}
+              .follow=${this.pinned}
+            ></pi-message-list>
+            ${snapshot?.bashRuns.map((run) => html`<pi-message .strings=${s} .message=${bashMessage(run)}></pi-message>`)}
+            ${
+              streaming
+                ? html`<pi-message
+                    streaming
+                    exportparts="bubble, text, thinking, image, error, notice, code-block, tool-call, tool-header, tool-arguments, tool-output"
+                    .message=${streaming}
+                    .tools=${this.#tools.slotsFor(streaming, executions)}
+                    .strings=${s}
+                    .renderers=${this.renderers}
+                  ></pi-message>`
+                : nothing
+            }
+          </div>
+        </div>
+        ${
+          this.pinned
+            ? nothing
+            : html`<button part="jump-button" class="jump" @click=${() => this.scrollToBottom()}>↓ ${s.jumpToBottom}</button>`
+        }
+      </div>
+      <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
+      <div class="bottom">
+        ${widgets.filter(([, w]) => w.placement === "aboveEditor").map(([key, w]) => widget(key, w.lines))}
+        ${
+          queued > 0 && queue
+            ? html`<div part="queue" class="queue" aria-label=${s.queueTitle} role="group">
+                <ul>
+                  ${queue.steering.map((text) => html`<li><span class="tag">${s.queueSteer}</span> ${text}</li>`)}
+                  ${queue.followUp.map((text) => html`<li><span class="tag">${s.queueFollowUp}</span> ${text}</li>`)}
+                </ul>
+                <button part="restore-button" @click=${() => this.restoreQueue()}>${s.restoreQueue}</button>
+              </div>`
+            : nothing
+        }
+        <pi-composer
+          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button"
+          .strings=${s}
+          ?running=${snapshot?.isRunning ?? false}
+          ?disabled=${state === "disconnected"}
+          @composer-submit=${(e: ComposerSubmitEvent) => void this.send(e.text, { images: e.images, mode: e.mode })}
+          @composer-abort=${() => void this.abort()}
+          @composer-restore=${() => void this.restoreQueue()}
+        ></pi-composer>
+        ${widgets.filter(([, w]) => w.placement === "belowEditor").map(([key, w]) => widget(key, w.lines))}
+      </div>
+    `;
+  }
+
+  /**
+   * Sends a message as the composer does: fires `pi-send`, then (unless cancelled) prompts, or
+   * queues as steer / follow-up while a run is in progress. Re-pins the view to the bottom.
+   */
+  async send(
+    text: string,
+    options: { images?: PiSendEvent["images"]; mode?: SendMode } = {},
+  ): Promise<void> {
+    const running = this.#store.snapshot?.isRunning ?? false;
+    const mode = running
+      ? options.mode === "prompt"
+        ? "followUp"
+        : (options.mode ?? "followUp")
+      : "prompt";
+    const images = options.images ?? [];
+    this.#scroll.pin();
+    if (!this.dispatchEvent(new PiSendEvent(text, images, mode))) return;
+    const client = this.connection?.client;
+    if (client === undefined) return;
+    const queued = images.length ? { images } : {};
+    try {
+      if (mode === "steer") await client.steer(text, queued);
+      else if (mode === "followUp") await client.followUp(text, queued);
+      else await client.prompt(text, queued);
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("send", error));
+    }
+  }
+
+  /** Aborts the run (fires `pi-abort` first). */
+  async abort(): Promise<void> {
+    if (!this.dispatchEvent(new PiAbortEvent())) return;
+    try {
+      await this.connection?.client?.abort();
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("abort", error));
+    }
+  }
+
+  /** Takes the queued messages back into the composer through `clear_queue` (fires `pi-restore-queue` first). */
+  async restoreQueue(): Promise<void> {
+    if (!this.dispatchEvent(new PiRestoreQueueEvent())) return;
+    const client = this.connection?.client;
+    if (client === undefined) return;
+    try {
+      const removed = await client.clearQueue();
+      const texts = [...(removed?.steering ?? []), ...(removed?.followUp ?? [])];
+      const composer = this.composer;
+      if (composer && texts.length) {
+        composer.setText([...texts, composer.value].filter((t) => t !== "").join("\n\n"));
+        composer.focus();
+      }
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("restore-queue", error));
+    }
+  }
+
+  #refreshStats(): void {
+    const client = this.connection?.client;
+    if (
+      client === undefined ||
+      client.signal.aborted ||
+      !client.capabilities.supports("get_session_stats")
+    )
+      return;
+    client.getSessionStats({ timeoutMs: 10_000 }).catch(() => {
+      // Context usage is optional decoration: a failed refresh leaves the old figure.
+    });
+  }
+
+  #watchSignal(client: PiClient | undefined): void {
+    const signal = client?.signal;
+    if (signal === this.#watchedSignal) return;
+    this.#watchedSignal = signal;
+    signal?.addEventListener("abort", () => this.requestUpdate(), { once: true });
+  }
+}
+
+function widget(key: string, lines: readonly string[]): unknown {
+  return html`<div part="widget" class="widget" data-key=${key}>${lines.map((line) => html`<div>${line}</div>`)}</div>`;
+}
+
+type BashRun = SessionSnapshot["bashRuns"][number];
+const bashMessages = new WeakMap<BashRun, BashExecutionMessage>();
+
+// One message object per run snapshot, so an unchanged run is not rendered again.
+function bashMessage(run: BashRun): BashExecutionMessage {
+  let message = bashMessages.get(run);
+  if (message !== undefined) return message;
+  message = {
+    role: "bashExecution" as const,
+    command: run.command,
+    output: run.output,
+    exitCode: run.result?.exitCode,
+    cancelled: run.result?.cancelled ?? false,
+    truncated: run.result?.truncated ?? false,
+    timestamp: 0,
+  };
+  bashMessages.set(run, message);
+  return message;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-chat": PiChat;
+  }
+}

@@ -1,0 +1,130 @@
+import type { ToolExecution } from "@pi-kit/client";
+import type { AgentMessage } from "@pi-kit/protocol";
+import { css, html, LitElement, nothing, type PropertyValues } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { en, format, type PiStrings } from "../../internal/i18n.ts";
+import type { PiRenderers } from "../../internal/renderers.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { ToolIndex } from "./tool-index.ts";
+
+const EMPTY_EXECUTIONS: ReadonlyMap<string, ToolExecution> = new Map();
+
+/**
+ * The finished messages of a transcript, windowed: only the latest `page-size` messages are in
+ * the DOM at first, and "show earlier" adds a page at a time. Streamed deltas never reach this
+ * element (they only change the streaming message), so its cost does not grow with the history.
+ *
+ * @tagname pi-message-list
+ * @summary Windowed list of finished messages.
+ * @csspart show-earlier - The button that reveals earlier messages.
+ */
+export class PiMessageList extends LitElement {
+  static override styles = [
+    nestedTokenStyles,
+    baseStyles,
+    css`
+      :host {
+        display: block;
+      }
+      .earlier {
+        display: block;
+        margin: 0.5em auto;
+      }
+    `,
+  ];
+  static override properties = {
+    messages: { attribute: false },
+    toolExecutions: { attribute: false },
+    strings: { attribute: false },
+    renderers: { attribute: false },
+    pageSize: { type: Number, attribute: "page-size" },
+    follow: { type: Boolean },
+    start: { state: true },
+  };
+
+  /** Finished messages, oldest first. */
+  declare messages: readonly AgentMessage[];
+  /** Live tool executions of the latest run. */
+  declare toolExecutions: ReadonlyMap<string, ToolExecution>;
+  /** UI strings. */
+  declare strings: PiStrings;
+  /** Custom renderers. */
+  declare renderers: PiRenderers | undefined;
+  /** Messages rendered at first and added per "show earlier". */
+  declare pageSize: number;
+  /** Set while the reader is at the bottom: older messages may then leave the DOM again. */
+  declare follow: boolean;
+  /** Index of the first rendered message. */
+  declare start: number;
+
+  readonly #tools = new ToolIndex();
+  #initialized = false;
+
+  constructor() {
+    super();
+    this.messages = [];
+    this.toolExecutions = EMPTY_EXECUTIONS;
+    this.strings = en;
+    this.renderers = undefined;
+    this.pageSize = 60;
+    this.follow = true;
+    this.start = 0;
+  }
+
+  /** Reveals up to one more page of earlier messages, keeping the visible ones in place. */
+  async showEarlier(): Promise<void> {
+    const scroller = this.parentElement;
+    const fromBottom = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
+    this.start = Math.max(0, this.start - this.pageSize);
+    await this.updateComplete;
+    if (scroller) scroller.scrollTop = scroller.scrollHeight - fromBottom;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has("messages") && !changed.has("follow") && !changed.has("pageSize")) return;
+    this.#tools.update(this.messages);
+    const length = this.messages.length;
+    if (!this.#initialized || this.start > length) {
+      this.start = Math.max(0, length - this.pageSize);
+      this.#initialized = length > 0;
+    } else if (this.follow && length - this.start > this.pageSize * 2) {
+      this.start = length - this.pageSize;
+    }
+  }
+
+  protected override render(): unknown {
+    const tools = this.#tools;
+    const executions = this.toolExecutions;
+    const visible: [number, AgentMessage][] = [];
+    for (let i = this.start; i < this.messages.length; i++) {
+      const message = this.messages[i] as AgentMessage;
+      if (tools.isPaired(message)) continue;
+      if (message.role === "custom" && !message.display && !this.renderers?.roles) continue;
+      visible.push([i, message]);
+    }
+    return html`${
+      this.start > 0
+        ? html`<button part="show-earlier" class="earlier" @click=${() => this.showEarlier()}>
+            ${format(this.strings.showEarlier, { count: this.start })}
+          </button>`
+        : nothing
+    }${repeat(
+      visible,
+      ([index]) => index,
+      ([, message]) => html`<pi-message
+        exportparts="bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
+        .message=${message}
+        .tools=${tools.slotsFor(message, executions)}
+        .strings=${this.strings}
+        .renderers=${this.renderers}
+      ></pi-message>`,
+    )}`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-message-list": PiMessageList;
+  }
+}

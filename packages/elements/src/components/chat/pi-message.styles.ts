@@ -1,0 +1,103 @@
+import { css } from "lit";
+
+/** Styles of `<pi-message>`. */
+export const messageStyles = css`
+  :host {
+    display: block;
+    padding: 0.35em 0;
+    /* Off-screen messages skip layout and paint; long transcripts stay cheap to scroll. */
+    content-visibility: auto;
+    contain-intrinsic-size: auto 4em;
+  }
+  :host([role-name="user"]) {
+    display: flex;
+    justify-content: flex-end;
+  }
+  .bubble.user {
+    background: var(--_color-user);
+    border-radius: var(--_radius);
+    padding: 0.5em 0.8em;
+    max-width: min(85%, 46em);
+  }
+  .plain {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .muted {
+    color: var(--_color-muted);
+  }
+  .mono {
+    font-family: var(--_font-mono);
+    font-size: 0.9em;
+  }
+  .images {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.4em;
+    margin-top: 0.4em;
+  }
+  .images img {
+    max-height: 10em;
+    max-width: 100%;
+    border-radius: calc(var(--_radius) * 0.5);
+  }
+  details.thinking {
+    margin: 0.3em 0;
+    color: var(--_color-muted);
+  }
+  details.thinking summary {
+    cursor: pointer;
+    font-size: 0.9em;
+  }
+  details.thinking .plain {
+    border-left: 2px solid var(--_color-border);
+    padding-left: 0.7em;
+    margin-top: 0.3em;
+    font-size: 0.92em;
+  }
+  .error {
+    color: var(--_color-danger);
+    border: 1px solid var(--_color-danger);
+    border-radius: var(--_radius);
+    padding: 0.4em 0.7em;
+    margin-top: 0.4em;
+  }
+  .aborted {
+    color: var(--_color-warning);
+    font-size: 0.9em;
+    margin-top: 0.3em;
+  }
+  .notice {
+    color: var(--_color-muted);
+    font-size: 0.9em;
+    border-left: 3px solid var(--_color-border);
+    padding: 0.2em 0.7em;
+  }
+  .notice summary {
+    cursor: pointer;
+  }
+  .notice pi-markdown {
+    color: var(--_color-fg);
+  }
+  .notice.error {
+    border-left-color: var(--_color-danger);
+  }
+  .bash {
+    border: 1px solid var(--_color-border);
+    border-radius: var(--_radius);
+    background: var(--_color-code-bg);
+    padding: 0.4em 0.7em;
+  }
+  .bash.error {
+    border-color: var(--_color-danger);
+  }
+  pre.output {
+    margin: 0.3em 0 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    max-height: 24em;
+    overflow: auto;
+    font-family: var(--_font-mono);
+    font-size: 0.85em;
+  }
+`;

@@ -1,0 +1,82 @@
+/** The status line of `<pi-chat>`: connection, model, thinking, run state, usage and extension statuses. */
+import type { SessionSnapshot } from "@pi-kit/client";
+import type { AgentMessage } from "@pi-kit/protocol";
+import { html, nothing, type TemplateResult } from "lit";
+import { formatCost, formatTokens } from "../../internal/format.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
+
+/** Connection state shown in the status bar. */
+export type ConnectionState = "connected" | "disconnected" | "none";
+
+interface Totals {
+  input: number;
+  output: number;
+  cost: number;
+}
+
+/** Sums usage over assistant messages, indexing only appended messages. */
+export class UsageTotals {
+  #messages: readonly AgentMessage[] = [];
+  #totals: Totals = { input: 0, output: 0, cost: 0 };
+
+  /** Totals for `messages`. */
+  of(messages: readonly AgentMessage[]): Totals {
+    const previous = this.#messages;
+    let from = previous.length;
+    if (messages === previous) return this.#totals;
+    if (messages.length < from || (from > 0 && messages[from - 1] !== previous[from - 1])) {
+      this.#totals = { input: 0, output: 0, cost: 0 };
+      from = 0;
+    }
+    const t = { ...this.#totals };
+    for (let i = from; i < messages.length; i++) {
+      const m = messages[i];
+      if (m?.role !== "assistant") continue;
+      t.input += m.usage.input + m.usage.cacheRead;
+      t.output += m.usage.output;
+      t.cost += m.usage.cost.total;
+    }
+    this.#messages = messages;
+    this.#totals = t;
+    return t;
+  }
+}
+
+/** Renders the status bar. */
+export function statusBar(
+  snapshot: SessionSnapshot | undefined,
+  connection: ConnectionState,
+  totals: Totals,
+  s: PiStrings,
+): TemplateResult {
+  const state = snapshot?.state;
+  const retry = snapshot?.retry;
+  const context = snapshot?.contextUsage;
+  const label = { connected: s.connected, disconnected: s.disconnected, none: s.noClient }[
+    connection
+  ];
+  return html`<div part="status-bar" class="status-bar" role="group" aria-label=${s.status}>
+    <span class=${`conn ${connection}`}><span class="dot" aria-hidden="true"></span>${label}</span>
+    ${state?.model ? html`<span class="model">${state.model.name || state.model.id}</span>` : nothing}
+    ${state && state.thinkingLevel !== "off" ? html`<span>${format(s.thinkingLevel, { level: state.thinkingLevel })}</span>` : nothing}
+    ${
+      snapshot?.isRetrying && retry
+        ? html`<span class="warn">${format(s.retrying, {
+            attempt: retry.attempt,
+            max: retry.maxAttempts,
+            seconds: Math.round(retry.delayMs / 1000),
+          })}</span>`
+        : nothing
+    }
+    ${snapshot?.isCompacting ? html`<span class="warn">${s.compacting}</span>` : nothing}
+    ${[...(snapshot?.ui.statuses ?? [])].map(([key, text]) => html`<span class="ext" data-key=${key}>${text}</span>`)}
+    <span class="spacer"></span>
+    ${context?.percent != null ? html`<span>${format(s.context, { percent: Math.round(context.percent) })}</span>` : nothing}
+    ${
+      totals.input + totals.output > 0
+        ? html`<span>${format(s.tokens, { input: formatTokens(totals.input), output: formatTokens(totals.output) })}</span>`
+        : nothing
+    }
+    ${totals.cost > 0 ? html`<span>${format(s.cost, { currency: "$", cost: formatCost(totals.cost) })}</span>` : nothing}
+  </div>`;
+}

@@ -1,0 +1,212 @@
+import type { PiClient, SessionModel } from "@pi-kit/client";
+import type { ForkMessage } from "@pi-kit/protocol";
+import { html, LitElement } from "lit";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import type { PiConnection } from "../../internal/context.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
+import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
+import { listStyles } from "../../styles/list.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import { forkPickerStyles } from "./pi-fork-picker.styles.ts";
+
+/** Fired by `<pi-fork-picker>` before it forks; cancel it to fork yourself. */
+export class PiForkEvent extends Event {
+  /** The user message to fork from. */
+  readonly message: ForkMessage;
+
+  constructor(message: ForkMessage) {
+    super("pi-fork", { bubbles: true, composed: true, cancelable: true });
+    this.message = message;
+  }
+}
+
+/** Fired by `<pi-fork-picker>` after pi forked: `text` is the message to put back in the editor. */
+export class PiForkedEvent extends Event {
+  readonly entryId: string;
+  /** The forked message's text, meant for the composer. */
+  readonly text: string;
+  /** True when an extension cancelled the fork. */
+  readonly cancelled: boolean;
+
+  constructor(entryId: string, text: string, cancelled: boolean) {
+    super("pi-forked", { bubbles: true, composed: true });
+    this.entryId = entryId;
+    this.text = text;
+    this.cancelled = cancelled;
+  }
+}
+
+/**
+ * Lists the user messages a new branch can start from (`get_fork_messages`) and forks at the one
+ * chosen (`fork`). The list reloads after each run.
+ *
+ * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move; Enter or Space forks.
+ *
+ * @tagname pi-fork-picker
+ * @summary Fork picker.
+ * @event pi-fork - Before forking; cancelable. {@link PiForkEvent}
+ * @event pi-forked - After pi forked, with the text for the editor. {@link PiForkedEvent}
+ * @event pi-error - Loading or forking failed (`action` is `load-fork-messages` or `fork`).
+ * @csspart listbox - The list.
+ * @csspart option - One message.
+ * @csspart hint - The keyboard hint.
+ * @csspart empty - Shown when there is nothing to fork from.
+ * @cssproperty [--max-height=20rem] - Height before the list scrolls.
+ */
+export class PiForkPicker extends LitElement {
+  static override styles = [tokenStyles, baseStyles, listStyles, forkPickerStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    messages: { attribute: false },
+    strings: { attribute: false },
+    theme: { type: String, reflect: true },
+    active: { state: true },
+    busy: { state: true },
+  };
+
+  /** The client to ask and fork. */
+  declare client: PiClient | undefined;
+  /** Unused without a client; accepted so the element fits a provider. */
+  declare session: SessionModel | undefined;
+  /** The messages to offer; loaded from the client when there is one. */
+  declare messages: readonly ForkMessage[] | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  /** The highlighted message. */
+  declare active: number;
+  declare busy: boolean;
+
+  readonly #connection = new ConnectionController(this, { changed: (next) => this.#listen(next) });
+  readonly #typeahead = new Typeahead();
+  #off: (() => void) | undefined;
+  #text: PiStrings = stringsFor("en");
+
+  constructor() {
+    super();
+    this.active = 0;
+    this.busy = false;
+  }
+
+  /** Reloads the messages from the client. */
+  async refresh(): Promise<void> {
+    const client = this.#connection.client;
+    if (client === undefined) return;
+    this.busy = true;
+    try {
+      this.messages = await client.getForkMessages();
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("load-fork-messages", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Forks at a message (fires `pi-fork` first, `pi-forked` after). */
+  async fork(message: ForkMessage): Promise<void> {
+    if (!this.dispatchEvent(new PiForkEvent(message))) return;
+    const client = this.#connection.client;
+    if (client === undefined) return;
+    this.busy = true;
+    try {
+      const result = await client.fork(message.entryId);
+      this.dispatchEvent(new PiForkedEvent(message.entryId, result.text, result.cancelled));
+      void this.refresh();
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("fork", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override focus(options?: FocusOptions): void {
+    this.renderRoot.querySelector<HTMLElement>('[role="listbox"]')?.focus(options);
+  }
+
+  protected override willUpdate(): void {
+    this.#connection.resolve();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+    const count = this.messages?.length ?? 0;
+    if (this.active >= count) this.active = Math.max(0, count - 1);
+  }
+
+  protected override render(): unknown {
+    const s = this.#text;
+    const messages = this.messages ?? [];
+    if (messages.length === 0)
+      return html`<p part="empty" class="empty" role="status">${this.busy ? s.loading : s.forkEmpty}</p>`;
+    return html`<div
+        part="listbox"
+        class="listbox"
+        role="listbox"
+        tabindex="0"
+        aria-label=${s.forkLabel}
+        aria-describedby="hint"
+        aria-busy=${this.busy ? "true" : "false"}
+        aria-activedescendant="fork-${this.active}"
+        @keydown=${this.#onKeyDown}
+      >
+        ${messages.map(
+          (m, index) => html`<div
+            part="option"
+            class="option"
+            id="fork-${index}"
+            role="option"
+            aria-selected=${index === this.active ? "true" : "false"}
+            @click=${() => {
+              this.active = index;
+              void this.fork(m);
+            }}
+          >${m.text}</div>`,
+        )}
+      </div>
+      <p part="hint" id="hint" class="hint">${s.forkHint}</p>`;
+  }
+
+  #onKeyDown(event: KeyboardEvent): void {
+    const messages = this.messages ?? [];
+    if (event.key === "Enter" || event.key === " ") {
+      const message = messages[this.active];
+      if (message === undefined) return;
+      event.preventDefault();
+      void this.fork(message);
+      return;
+    }
+    const next =
+      moveIndex(event.key, this.active, messages.length) ??
+      this.#typeahead.match(
+        event,
+        messages.map((m) => m.text),
+        this.active,
+      );
+    if (next === undefined) return;
+    event.preventDefault();
+    this.active = next;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector(`#fork-${next}`)?.scrollIntoView({ block: "nearest" }),
+    );
+  }
+
+  #listen(connection: PiConnection | undefined): void {
+    this.#off?.();
+    this.#off = undefined;
+    const client = connection?.client;
+    if (client === undefined) return;
+    this.#off = client.on("run_settled", () => void this.refresh());
+    void this.refresh();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-fork-picker": PiForkPicker;
+  }
+  interface GlobalEventHandlersEventMap {
+    "pi-fork": PiForkEvent;
+    "pi-forked": PiForkedEvent;
+  }
+}

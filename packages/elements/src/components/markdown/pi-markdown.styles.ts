@@ -1,0 +1,108 @@
+import { css } from "lit";
+
+/** Typography for rendered markdown, plus the syntax-highlighting token colours. */
+export const markdownContentStyles = css`
+  .md {
+    overflow-wrap: anywhere;
+  }
+  .md > .block > :first-child {
+    margin-top: 0;
+  }
+  .md > .block:last-child > :last-child {
+    margin-bottom: 0;
+  }
+  .md p,
+  .md ul,
+  .md ol,
+  .md blockquote,
+  .md table,
+  .md pre {
+    margin: 0 0 0.7em;
+  }
+  .md h1,
+  .md h2,
+  .md h3,
+  .md h4 {
+    line-height: 1.25;
+    margin: 1em 0 0.5em;
+  }
+  .md h1 {
+    font-size: 1.35em;
+  }
+  .md h2 {
+    font-size: 1.2em;
+  }
+  .md h3,
+  .md h4 {
+    font-size: 1.05em;
+  }
+  .md a {
+    color: var(--_color-accent);
+  }
+  .md code {
+    background: var(--_color-code-bg);
+    border-radius: 0.25em;
+    padding: 0.1em 0.3em;
+  }
+  .md pre {
+    background: var(--_color-code-bg);
+    border: 1px solid var(--_color-border);
+    border-radius: var(--_radius);
+    padding: 0.7em 0.9em;
+    overflow-x: auto;
+    line-height: 1.45;
+  }
+  .md pre code {
+    background: none;
+    padding: 0;
+    white-space: pre;
+  }
+  .md blockquote {
+    border-left: 3px solid var(--_color-border);
+    padding-left: 0.8em;
+    color: var(--_color-muted);
+  }
+  .md table {
+    display: block;
+    overflow-x: auto;
+    border-collapse: collapse;
+  }
+  .md th,
+  .md td {
+    border: 1px solid var(--_color-border);
+    padding: 0.25em 0.6em;
+  }
+  .md hr {
+    border: 0;
+    border-top: 1px solid var(--_color-border);
+  }
+  .shj-syn-kwd,
+  .shj-syn-err {
+    color: var(--_syntax-keyword);
+  }
+  .shj-syn-str,
+  .shj-syn-insert {
+    color: var(--_syntax-string);
+  }
+  .shj-syn-num,
+  .shj-syn-bool,
+  .shj-syn-class {
+    color: var(--_syntax-number);
+  }
+  .shj-syn-cmnt {
+    color: var(--_syntax-comment);
+    font-style: italic;
+  }
+  .shj-syn-func,
+  .shj-syn-section {
+    color: var(--_syntax-function);
+  }
+  .shj-syn-type,
+  .shj-syn-oper,
+  .shj-syn-var {
+    color: var(--_syntax-type);
+  }
+  .shj-syn-deleted {
+    color: var(--_color-danger);
+  }
+`;

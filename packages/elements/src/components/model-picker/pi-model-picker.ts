@@ -1,0 +1,188 @@
+import type { PiClient, SessionModel } from "@pi-kit/client";
+import type { Model } from "@pi-kit/protocol";
+import { html, LitElement, nothing } from "lit";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import type { PiConnection } from "../../internal/context.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
+import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { pickerStyles } from "../../styles/picker.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+
+/** Fired by `<pi-model-picker>` before it switches model; cancel it to switch yourself. */
+export class PiModelChangeEvent extends Event {
+  /** The model chosen. */
+  readonly model: Model;
+
+  constructor(model: Model) {
+    super("pi-model-change", { bubbles: true, composed: true, cancelable: true });
+    this.model = model;
+  }
+}
+
+const keyOf = (model: Pick<Model, "provider" | "id">): string => `${model.provider}/${model.id}`;
+
+/**
+ * Chooses the session's model from `get_available_models` and switches with `set_model`. A native
+ * select grouped by provider: keyboard, typeahead and screen readers work as on any form.
+ *
+ * @tagname pi-model-picker
+ * @summary Model picker.
+ * @event pi-model-change - Before the model is switched; cancelable. {@link PiModelChangeEvent}
+ * @event pi-error - Loading or switching failed (`action` is `load-models` or `set-model`).
+ * @csspart label - The visible label.
+ * @csspart select - The select.
+ * @csspart status - Loading and error text.
+ * @cssstate busy - Loading or switching.
+ */
+export class PiModelPicker extends LitElement {
+  static override styles = [tokenStyles, baseStyles, pickerStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    models: { attribute: false },
+    strings: { attribute: false },
+    hideLabel: { type: Boolean, attribute: "hide-label" },
+    theme: { type: String, reflect: true },
+    busy: { state: true },
+    error: { state: true },
+  };
+
+  /** The client to ask and switch. */
+  declare client: PiClient | undefined;
+  /** A session model to read the current model from when there is no client. */
+  declare session: SessionModel | undefined;
+  /** The models to offer; loaded from the client when unset. */
+  declare models: readonly Model[] | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** Keeps the label for screen readers only. */
+  declare hideLabel: boolean;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  declare busy: boolean;
+  declare error: string | undefined;
+
+  readonly #internals = this.attachInternals();
+  readonly #connection = new ConnectionController(this, {
+    observe: true,
+    changed: (next) => void this.#load(next),
+  });
+  #loaded: readonly Model[] = [];
+  /** The model just chosen here, shown until pi's state reports it. */
+  #chosen: Model | undefined;
+  #text: PiStrings = stringsFor("en");
+
+  constructor() {
+    super();
+    this.hideLabel = false;
+    this.busy = false;
+  }
+
+  /** The model in use. */
+  get value(): Model | undefined {
+    return this.#chosen ?? this.#connection.snapshot?.state?.model;
+  }
+
+  /** Reloads the model list from the client. */
+  refresh(): Promise<void> {
+    return this.#load(this.#connection.connection);
+  }
+
+  /** Switches to a model (fires `pi-model-change` first). */
+  async choose(model: Model): Promise<void> {
+    if (!this.dispatchEvent(new PiModelChangeEvent(model))) return;
+    const client = this.#connection.client;
+    if (client === undefined) {
+      this.#chosen = model;
+      this.requestUpdate();
+      return;
+    }
+    this.busy = true;
+    try {
+      this.#chosen = await client.setModel(model.provider, model.id);
+      // Reading the state back records the model, and the thinking level pi clamped to it.
+      await client.getState();
+      this.#chosen = undefined;
+    } catch (error) {
+      this.#chosen = undefined;
+      this.dispatchEvent(new PiErrorEvent("set-model", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  protected override willUpdate(): void {
+    this.#connection.resolve();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+    if (this.busy) this.#internals.states.add("busy");
+    else this.#internals.states.delete("busy");
+  }
+
+  protected override render(): unknown {
+    const s = this.#text;
+    const models = this.models ?? this.#loaded;
+    const current = this.value;
+    const list =
+      current && !models.some((m) => keyOf(m) === keyOf(current)) ? [current, ...models] : models;
+    const groups = new Map<string, Model[]>();
+    for (const model of list)
+      groups.set(model.provider, [...(groups.get(model.provider) ?? []), model]);
+    const selected = current ? keyOf(current) : "";
+    return html`<label part="label" for="select" class=${this.hideLabel ? "sr-only" : "label"}>${s.modelLabel}</label>
+      <select
+        part="select"
+        id="select"
+        ?disabled=${list.length === 0 || this.busy}
+        aria-busy=${this.busy ? "true" : "false"}
+        @change=${this.#onChange}
+      >
+        ${current ? nothing : html`<option value="" selected>${s.modelNone}</option>`}
+        ${[...groups].map(
+          ([provider, group]) => html`<optgroup label=${provider}>
+            ${group.map((m) => html`<option value=${keyOf(m)} ?selected=${keyOf(m) === selected}>${m.name || m.id}</option>`)}
+          </optgroup>`,
+        )}
+      </select>
+      ${this.#status()}`;
+  }
+
+  #status(): unknown {
+    const s = this.#text;
+    if (this.error !== undefined)
+      return html`<span part="status" class="status error" role="alert">${format(s.loadFailed, { error: this.error })}</span>`;
+    return this.busy
+      ? html`<span part="status" class="status" role="status">${s.loading}</span>`
+      : nothing;
+  }
+
+  #onChange(event: Event): void {
+    const key = (event.target as HTMLSelectElement).value;
+    const model = (this.models ?? this.#loaded).find((m) => keyOf(m) === key);
+    if (model !== undefined) void this.choose(model);
+  }
+
+  async #load(connection: PiConnection | undefined): Promise<void> {
+    const client = connection?.client;
+    if (client === undefined || this.models !== undefined) return;
+    this.busy = true;
+    this.error = undefined;
+    try {
+      this.#loaded = await client.getAvailableModels();
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      this.dispatchEvent(new PiErrorEvent("load-models", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-model-picker": PiModelPicker;
+  }
+  interface GlobalEventHandlersEventMap {
+    "pi-model-change": PiModelChangeEvent;
+  }
+}

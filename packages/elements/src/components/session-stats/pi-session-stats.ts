@@ -1,0 +1,134 @@
+import type { PiClient, SessionModel } from "@pi-kit/client";
+import type { SessionStats } from "@pi-kit/protocol";
+import { html, LitElement, nothing } from "lit";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import type { PiConnection } from "../../internal/context.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
+import { formatCost, formatTokens } from "../../internal/format.ts";
+import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import { statsStyles } from "./pi-session-stats.styles.ts";
+
+/**
+ * Token, cost, message and context-window figures of the session from `get_session_stats`,
+ * refreshed when each run settles. Set `stats` to show figures you already have.
+ *
+ * @tagname pi-session-stats
+ * @summary Session statistics.
+ * @event pi-error - Loading failed (`action` is `load-stats`).
+ * @csspart list - The description list.
+ * @csspart term - A figure's name.
+ * @csspart value - A figure.
+ * @csspart meter - The context-window meter.
+ * @csspart refresh-button - The refresh button.
+ * @cssproperty [--pi-color-accent=#2f4cc9] - Meter fill.
+ * @cssproperty [--pi-color-warning=#7a5200] - Meter fill from 60 %.
+ * @cssproperty [--pi-color-danger=#b42318] - Meter fill above 80 %.
+ */
+export class PiSessionStats extends LitElement {
+  static override styles = [tokenStyles, baseStyles, statsStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    stats: { attribute: false },
+    strings: { attribute: false },
+    theme: { type: String, reflect: true },
+    busy: { state: true },
+  };
+
+  /** The client to ask. */
+  declare client: PiClient | undefined;
+  /** Unused without a client; accepted so the element fits a provider. */
+  declare session: SessionModel | undefined;
+  /** The figures; loaded from the client (and replaced on each refresh) when there is one. */
+  declare stats: SessionStats | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  declare busy: boolean;
+
+  readonly #connection = new ConnectionController(this, { changed: (next) => this.#listen(next) });
+  #off: (() => void) | undefined;
+  #text: PiStrings = stringsFor("en");
+
+  constructor() {
+    super();
+    this.busy = false;
+  }
+
+  /** Reloads the figures from the client. */
+  async refresh(): Promise<void> {
+    const client = this.#connection.client;
+    if (client === undefined) return;
+    this.busy = true;
+    try {
+      this.stats = await client.getSessionStats();
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("load-stats", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  protected override willUpdate(): void {
+    this.#connection.resolve();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+  }
+
+  protected override render(): unknown {
+    const s = this.#text;
+    const stats = this.stats;
+    const refresh = this.#connection.client
+      ? html`<button part="refresh-button" class="refresh" ?disabled=${this.busy} @click=${() => void this.refresh()}>${s.refresh}</button>`
+      : nothing;
+    if (stats === undefined)
+      return html`<p class="empty">${this.busy ? s.loading : s.statsEmpty}</p>${refresh}`;
+    const t = stats.tokens;
+    const usage = stats.contextUsage;
+    const percent = usage?.percent ?? null;
+    return html`<dl part="list" aria-label=${s.statsLabel} aria-busy=${this.busy ? "true" : "false"}>
+        ${row(s.statsMessages, format(s.statsMessagesValue, { user: stats.userMessages, assistant: stats.assistantMessages }))}
+        ${row(s.statsToolCalls, String(stats.toolCalls))}
+        ${row(s.statsInput, formatTokens(t.input))}
+        ${row(s.statsOutput, formatTokens(t.output))}
+        ${t.cacheRead || t.cacheWrite ? row(s.statsCache, format(s.statsCacheValue, { read: formatTokens(t.cacheRead), write: formatTokens(t.cacheWrite) })) : nothing}
+        ${row(s.statsCost, `$${formatCost(stats.cost)}`)}
+        ${
+          usage === undefined
+            ? nothing
+            : html`<div class="row">
+              <dt part="term">${s.statsContext}</dt>
+              <dd part="value">
+                ${
+                  percent === null
+                    ? s.statsContextUnknown
+                    : html`<meter part="meter" min="0" max="100" low="60" high="80" optimum="0" .value=${percent} aria-label=${s.statsContext}></meter>
+                      ${format(s.statsContextValue, { percent: Math.round(percent), window: formatTokens(usage.contextWindow) })}`
+                }
+              </dd>
+            </div>`
+        }
+      </dl>${refresh}`;
+  }
+
+  #listen(connection: PiConnection | undefined): void {
+    this.#off?.();
+    this.#off = undefined;
+    const client = connection?.client;
+    if (client === undefined) return;
+    this.#off = client.on("run_settled", () => void this.refresh());
+    void this.refresh();
+  }
+}
+
+function row(term: string, value: string): unknown {
+  return html`<div class="row"><dt part="term">${term}</dt><dd part="value">${value}</dd></div>`;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-session-stats": PiSessionStats;
+  }
+}

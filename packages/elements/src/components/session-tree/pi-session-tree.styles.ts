@@ -1,0 +1,52 @@
+import { css } from "lit";
+
+/** Styles of `<pi-session-tree>` (rows reuse the shared list styles). */
+export const treeStyles = css`
+  :host {
+    display: block;
+    font-size: 0.9em;
+  }
+  .tree {
+    max-height: var(--max-height, 24rem);
+  }
+  .item {
+    display: flex;
+    align-items: baseline;
+    gap: 0.5em;
+    padding-inline-start: calc(0.3em + var(--level, 0) * var(--indent, 1.1em));
+    white-space: nowrap;
+    min-width: 0;
+  }
+  .toggle {
+    width: 0.9em;
+    flex: none;
+    text-align: center;
+    color: var(--_color-muted);
+  }
+  .kind {
+    flex: none;
+    font-weight: 600;
+    font-size: 0.85em;
+  }
+  .text {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    min-width: 0;
+    flex: 1;
+  }
+  .tag {
+    flex: none;
+    font-size: 0.75em;
+    border: 1px solid currentColor;
+    border-radius: 1em;
+    padding: 0 0.5em;
+    opacity: 0.85;
+  }
+  .current {
+    color: var(--_color-success);
+  }
+  [aria-selected="true"] .toggle,
+  [aria-selected="true"] .current {
+    color: inherit;
+  }
+`;

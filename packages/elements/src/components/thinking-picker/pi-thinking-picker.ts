@@ -1,0 +1,190 @@
+import type { PiClient, SessionModel } from "@pi-kit/client";
+import type { Model, ThinkingLevel } from "@pi-kit/protocol";
+import { html, LitElement } from "lit";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
+import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { pickerStyles } from "../../styles/picker.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+
+/** Fired by `<pi-thinking-picker>` before it sets the level; cancel it to set it yourself. */
+export class PiThinkingChangeEvent extends Event {
+  /** The level chosen. */
+  readonly level: ThinkingLevel;
+
+  constructor(level: ThinkingLevel) {
+    super("pi-thinking-change", { bubbles: true, composed: true, cancelable: true });
+    this.level = level;
+  }
+}
+
+/** What 0.73.x offers a reasoning model (it has no `get_available_thinking_levels`). */
+const REASONING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+
+const LABEL_KEYS = {
+  off: "thinkingOff",
+  minimal: "thinkingMinimal",
+  low: "thinkingLow",
+  medium: "thinkingMedium",
+  high: "thinkingHigh",
+  xhigh: "thinkingXhigh",
+  max: "thinkingMax",
+} as const satisfies Record<ThinkingLevel, keyof PiStrings>;
+
+/** The translated name of a level; a level a newer pi added shows as pi spells it. */
+function labelOf(level: string, strings: PiStrings): string {
+  return level in LABEL_KEYS ? strings[LABEL_KEYS[level as ThinkingLevel]] : level;
+}
+
+/**
+ * The levels a model offers without asking pi: `off` only unless it reasons; `xhigh` / `max` only
+ * when its level map names them; levels the map sets to `null` are unsupported.
+ */
+export function levelsForModel(model: Model | undefined): readonly ThinkingLevel[] {
+  if (!model?.reasoning) return ["off"];
+  const map = model.thinkingLevelMap ?? {};
+  const extra = (["xhigh", "max"] as const).filter((level) => typeof map[level] === "string");
+  return [...REASONING_LEVELS, ...extra].filter((level) => level === "off" || map[level] !== null);
+}
+
+/**
+ * Sets the reasoning effort with `set_thinking_level`, offering only the levels the current model
+ * has: from `get_available_thinking_levels` on pi 1.x, from the model's `reasoning` flag and level
+ * map on 0.73.x. Disabled when the model cannot think.
+ *
+ * @tagname pi-thinking-picker
+ * @summary Thinking-level picker.
+ * @event pi-thinking-change - Before the level is set; cancelable. {@link PiThinkingChangeEvent}
+ * @event pi-error - Setting the level failed (`action` is `set-thinking-level`).
+ * @csspart label - The visible label.
+ * @csspart select - The select.
+ */
+export class PiThinkingPicker extends LitElement {
+  static override styles = [tokenStyles, baseStyles, pickerStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    levels: { attribute: false },
+    strings: { attribute: false },
+    hideLabel: { type: Boolean, attribute: "hide-label" },
+    theme: { type: String, reflect: true },
+    busy: { state: true },
+  };
+
+  /** The client to ask and set. */
+  declare client: PiClient | undefined;
+  /** A session model to read the level from when there is no client. */
+  declare session: SessionModel | undefined;
+  /** The levels to offer; derived from the model (and pi 1.x) when unset. */
+  declare levels: readonly ThinkingLevel[] | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** Keeps the label for screen readers only. */
+  declare hideLabel: boolean;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  declare busy: boolean;
+
+  readonly #connection = new ConnectionController(this, { observe: true });
+  /** Levels pi 1.x reported, and for which model. */
+  #fetched: { readonly model: string; readonly levels: readonly ThinkingLevel[] } | undefined;
+  #fetching: string | undefined;
+  #chosen: ThinkingLevel | undefined;
+  #text: PiStrings = stringsFor("en");
+
+  constructor() {
+    super();
+    this.hideLabel = false;
+    this.busy = false;
+  }
+
+  /** The level in use. */
+  get value(): ThinkingLevel | undefined {
+    return this.#chosen ?? this.#connection.snapshot?.state?.thinkingLevel;
+  }
+
+  /** The levels offered now. */
+  get available(): readonly ThinkingLevel[] {
+    if (this.levels !== undefined) return this.levels;
+    const model = this.#connection.snapshot?.state?.model;
+    const key = model ? `${model.provider}/${model.id}` : "";
+    if (this.#fetched?.model === key) return this.#fetched.levels;
+    return levelsForModel(model);
+  }
+
+  /** Sets a level (fires `pi-thinking-change` first). */
+  async choose(level: ThinkingLevel): Promise<void> {
+    if (!this.dispatchEvent(new PiThinkingChangeEvent(level))) return;
+    const client = this.#connection.client;
+    this.#chosen = level;
+    this.busy = true;
+    try {
+      if (client !== undefined) {
+        await client.setThinkingLevel(level);
+        // pi clamps silently; reading the state back shows what it really chose.
+        await client.getState();
+        this.#chosen = undefined;
+      }
+    } catch (error) {
+      this.#chosen = undefined;
+      this.dispatchEvent(new PiErrorEvent("set-thinking-level", error));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  protected override willUpdate(): void {
+    this.#connection.resolve();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+    this.#fetchLevels();
+  }
+
+  protected override render(): unknown {
+    const s = this.#text;
+    const current = this.value;
+    const levels = this.available;
+    const shown = current === undefined || levels.includes(current) ? levels : [...levels, current];
+    return html`<label part="label" for="select" class=${this.hideLabel ? "sr-only" : "label"}>${s.thinkingLabel}</label>
+      <select
+        part="select"
+        id="select"
+        ?disabled=${levels.length <= 1 || this.busy}
+        @change=${(e: Event) => void this.choose((e.target as HTMLSelectElement).value as ThinkingLevel)}
+      >
+        ${shown.map((level) => html`<option value=${level} ?selected=${level === current}>${labelOf(level, s)}</option>`)}
+      </select>`;
+  }
+
+  // pi 1.x knows the model's levels exactly; ask once per model.
+  #fetchLevels(): void {
+    const client = this.#connection.client;
+    const model = this.#connection.snapshot?.state?.model;
+    if (this.levels !== undefined || client === undefined || model === undefined) return;
+    if (!client.capabilities.supports("get_available_thinking_levels")) return;
+    const key = `${model.provider}/${model.id}`;
+    if (this.#fetched?.model === key || this.#fetching === key) return;
+    this.#fetching = key;
+    client.getAvailableThinkingLevels().then(
+      (levels) => {
+        this.#fetched = { model: key, levels };
+        this.#fetching = undefined;
+        this.requestUpdate();
+      },
+      () => {
+        // The model's own flags are a good enough fallback; do not retry on every update.
+        this.#fetched = { model: key, levels: levelsForModel(model) };
+        this.#fetching = undefined;
+      },
+    );
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-thinking-picker": PiThinkingPicker;
+  }
+  interface GlobalEventHandlersEventMap {
+    "pi-thinking-change": PiThinkingChangeEvent;
+  }
+}

@@ -1,0 +1,79 @@
+import { css } from "lit";
+
+/** Styles of `<pi-toasts>`. */
+export const toastStyles = css`
+  :host {
+    display: block;
+    position: var(--position, fixed);
+    inset: var(--inset, auto 1rem 1rem auto);
+    z-index: 1000;
+    width: min(var(--width, 22rem), calc(100vw - 2rem));
+    pointer-events: none;
+  }
+  .stack,
+  .region {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5em;
+  }
+  .stack {
+    gap: 0.5em;
+  }
+  .region:empty {
+    display: none;
+  }
+  .toast {
+    pointer-events: auto;
+    display: flex;
+    align-items: flex-start;
+    gap: 0.5em;
+    background: var(--_color-bg);
+    color: var(--_color-fg);
+    border: 1px solid var(--_color-border);
+    border-inline-start: 4px solid var(--_color-accent);
+    border-radius: var(--_radius);
+    padding: 0.55em 0.5em 0.55em 0.8em;
+    box-shadow: 0 4px 16px rgb(0 0 0 / 0.12);
+    animation: enter 160ms ease-out;
+  }
+  .toast.warning {
+    border-inline-start-color: var(--_color-warning);
+  }
+  .toast.error {
+    border-inline-start-color: var(--_color-danger);
+  }
+  .type {
+    white-space: nowrap;
+  }
+  .warning .type {
+    color: var(--_color-warning);
+  }
+  .error .type {
+    color: var(--_color-danger);
+  }
+  .message {
+    flex: 1;
+    min-width: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .dismiss {
+    border: none;
+    background: transparent;
+    padding: 0 0.4em;
+    line-height: 1.4;
+    font-size: 1.1em;
+    color: var(--_color-muted);
+  }
+  @keyframes enter {
+    from {
+      opacity: 0;
+      transform: translateY(0.5em);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .toast {
+      animation: none;
+    }
+  }
+`;

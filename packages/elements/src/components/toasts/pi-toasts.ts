@@ -1,0 +1,255 @@
+import type { PiClient, SessionModel } from "@pi-kit/client";
+import { html, LitElement, nothing } from "lit";
+import { repeat } from "lit/directives/repeat.js";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import type { PiConnection } from "../../internal/context.ts";
+import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import { toastStyles } from "./pi-toasts.styles.ts";
+
+/** How serious a notification is (pi's `notifyType`; absent means info). */
+export type ToastType = "info" | "warning" | "error";
+
+/** One notification on screen. */
+export interface PiToast {
+  readonly id: string;
+  readonly message: string;
+  readonly type: ToastType;
+}
+
+/**
+ * Fired by `<pi-toasts>` before it shows a notification from pi. Cancel it to handle the
+ * notification yourself (for example in the page's own toast system).
+ */
+export class PiNotifyEvent extends Event {
+  /** The notification text. */
+  readonly message: string;
+  /** How serious it is. */
+  readonly notifyType: ToastType;
+
+  constructor(message: string, notifyType: ToastType) {
+    super("pi-notify", { bubbles: true, composed: true, cancelable: true });
+    this.message = message;
+    this.notifyType = notifyType;
+  }
+}
+
+interface Timer {
+  handle: ReturnType<typeof setTimeout> | undefined;
+  remaining: number;
+  startedAt: number;
+}
+
+let toastCounter = 0;
+
+/**
+ * Shows pi's `notify` requests as toasts. Info disappears after `duration`, warnings after twice
+ * that, errors stay until dismissed; hovering or focusing the stack pauses the clocks. Info and
+ * warnings are announced politely (`role="status"`), errors assertively (`role="alert"`).
+ *
+ * Keyboard: Tab reaches each dismiss button; Escape dismisses the focused toast.
+ *
+ * @tagname pi-toasts
+ * @summary Notifications from pi.
+ * @event pi-notify - Before a notification from pi is shown; cancel to show it yourself. {@link PiNotifyEvent}
+ * @csspart stack - The column of toasts.
+ * @csspart toast - One toast.
+ * @csspart type - The "Warning" / "Error" label.
+ * @csspart message - The text.
+ * @csspart dismiss-button - The × button.
+ * @cssproperty [--pi-color-warning=#7a5200] - Warning accent.
+ * @cssproperty [--pi-color-danger=#b42318] - Error accent.
+ * @cssproperty [--position=fixed] - `fixed` (corner of the viewport) or `static` (in flow).
+ * @cssproperty [--inset=auto 1rem 1rem auto] - Where the fixed stack sits.
+ * @cssproperty [--width=22rem] - Toast width.
+ */
+export class PiToasts extends LitElement {
+  static override styles = [tokenStyles, baseStyles, toastStyles];
+  static override properties = {
+    client: { attribute: false },
+    session: { attribute: false },
+    strings: { attribute: false },
+    duration: { type: Number },
+    max: { type: Number },
+    theme: { type: String, reflect: true },
+    toasts: { state: true },
+  };
+
+  /** The client whose notifications to show. */
+  declare client: PiClient | undefined;
+  /** Unused (notifications are events, not session state); accepted so the element fits a provider. */
+  declare session: SessionModel | undefined;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** Milliseconds an info toast stays (warnings twice as long, errors until dismissed); 0 keeps all. */
+  declare duration: number;
+  /** Most toasts on screen; the oldest goes first. */
+  declare max: number;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  /** The toasts on screen, oldest first. */
+  declare toasts: readonly PiToast[];
+
+  readonly #connection = new ConnectionController(this, {
+    changed: (next) => this.#listen(next),
+  });
+  readonly #timers = new Map<string, Timer>();
+  #off: (() => void) | undefined;
+  #paused = false;
+  #text: PiStrings = stringsFor("en");
+
+  constructor() {
+    super();
+    this.duration = 5000;
+    this.max = 5;
+    this.toasts = [];
+  }
+
+  /** Shows a toast; returns its id. */
+  show(message: string, type: ToastType = "info"): string {
+    const id = `toast-${++toastCounter}`;
+    let next = [...this.toasts, { id, message, type }];
+    while (next.length > Math.max(1, this.max)) {
+      const [oldest, ...rest] = next;
+      if (oldest !== undefined) this.#stop(oldest.id);
+      next = rest;
+    }
+    this.toasts = next;
+    const ms =
+      type === "error" || this.duration <= 0
+        ? 0
+        : type === "warning"
+          ? this.duration * 2
+          : this.duration;
+    if (ms > 0) {
+      const timer: Timer = { handle: undefined, remaining: ms, startedAt: 0 };
+      this.#timers.set(id, timer);
+      if (!this.#paused) this.#start(id, timer);
+    }
+    return id;
+  }
+
+  /** Removes a toast. */
+  dismiss(id: string): void {
+    this.#stop(id);
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  /** Removes every toast. */
+  clear(): void {
+    for (const id of this.#timers.keys()) this.#stop(id);
+    this.toasts = [];
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const timer of this.#timers.values()) clearTimeout(timer.handle);
+  }
+
+  protected override willUpdate(): void {
+    this.#connection.resolve();
+    this.#text = stringsFor(resolveLang(this), this.strings);
+  }
+
+  protected override render(): unknown {
+    // Both live regions always exist: a region added together with its text is often not announced.
+    const polite = this.toasts.filter((t) => t.type !== "error");
+    const urgent = this.toasts.filter((t) => t.type === "error");
+    return html`<div
+      part="stack"
+      class="stack"
+      aria-label=${this.#text.notifications}
+      role="region"
+      @pointerenter=${() => this.#pause(true)}
+      @pointerleave=${() => this.#pause(false)}
+      @focusin=${() => this.#pause(true)}
+      @focusout=${(e: FocusEvent) => {
+        if (!this.renderRoot.contains(e.relatedTarget as Node | null)) this.#pause(false);
+      }}
+      @keydown=${this.#onKeyDown}
+    >
+      <div role="alert" class="region">${this.#list(urgent)}</div>
+      <div role="status" class="region">${this.#list(polite)}</div>
+    </div>`;
+  }
+
+  #list(toasts: readonly PiToast[]): unknown {
+    const s = this.#text;
+    return repeat(
+      toasts,
+      (t) => t.id,
+      (t) => html`<div part="toast" class="toast ${t.type}" data-id=${t.id}>
+        ${t.type === "info" ? nothing : html`<strong part="type" class="type">${t.type === "error" ? s.notifyError : s.notifyWarning}:</strong>`}
+        <span part="message" class="message">${t.message}</span>
+        <button part="dismiss-button" class="dismiss" aria-label=${s.notifyDismiss} title=${s.notifyDismiss} @click=${() => this.#dismissFocused(t.id)}>×</button>
+      </div>`,
+    );
+  }
+
+  #onKeyDown(event: KeyboardEvent): void {
+    if (event.key !== "Escape") return;
+    const id = (event.target as HTMLElement).closest<HTMLElement>(".toast")?.dataset.id;
+    if (id === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.#dismissFocused(id);
+  }
+
+  // Dismissing the focused toast would drop focus on the body; hand it to a neighbour instead.
+  #dismissFocused(id: string): void {
+    const index = this.toasts.findIndex((t) => t.id === id);
+    this.dismiss(id);
+    const neighbour = this.toasts[Math.min(index, this.toasts.length - 1)];
+    if (neighbour === undefined) return;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>(`[data-id="${neighbour.id}"] .dismiss`)?.focus(),
+    );
+  }
+
+  #pause(paused: boolean): void {
+    if (paused === this.#paused) return;
+    this.#paused = paused;
+    const now = performance.now();
+    for (const [id, timer] of this.#timers) {
+      if (paused) {
+        clearTimeout(timer.handle);
+        timer.handle = undefined;
+        timer.remaining -= now - timer.startedAt;
+      } else this.#start(id, timer);
+    }
+  }
+
+  #start(id: string, timer: Timer): void {
+    timer.startedAt = performance.now();
+    timer.handle = setTimeout(() => this.dismiss(id), Math.max(0, timer.remaining));
+  }
+
+  #stop(id: string): void {
+    clearTimeout(this.#timers.get(id)?.handle);
+    this.#timers.delete(id);
+  }
+
+  #listen(connection: PiConnection | undefined): void {
+    this.#off?.();
+    this.#off = connection?.client?.on("extension_ui_request", (request) => {
+      if (request.method !== "notify") return;
+      // A newer pi may add types; anything unknown is shown as info rather than dropped.
+      const type: ToastType =
+        request.notifyType === "warning" || request.notifyType === "error"
+          ? request.notifyType
+          : "info";
+      if (this.dispatchEvent(new PiNotifyEvent(request.message, type)))
+        this.show(request.message, type);
+    });
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-toasts": PiToasts;
+  }
+  interface GlobalEventHandlersEventMap {
+    "pi-notify": PiNotifyEvent;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * @module
+ * Registers every pi element under its `pi-*` tag (a side-effect import). Tags already defined,
+ * for example by a second copy of this package, are left alone.
+ */
+import { PiChat } from "./components/chat/pi-chat.ts";
+import { PiComposer } from "./components/chat/pi-composer.ts";
+import { PiMessage } from "./components/chat/pi-message.ts";
+import { PiMessageList } from "./components/chat/pi-message-list.ts";
+import { PiToolCall } from "./components/chat/pi-tool-call.ts";
+import { PiDialog } from "./components/dialog/pi-dialog.ts";
+import { PiForkPicker } from "./components/fork-picker/pi-fork-picker.ts";
+import { PiMarkdown } from "./components/markdown/pi-markdown.ts";
+import { PiModelPicker } from "./components/model-picker/pi-model-picker.ts";
+import { PiProvider } from "./components/provider/pi-provider.ts";
+import { PiSessionStats } from "./components/session-stats/pi-session-stats.ts";
+import { PiSessionTree } from "./components/session-tree/pi-session-tree.ts";
+import { PiSlashMenu } from "./components/slash-menu/pi-slash-menu.ts";
+import { PiThinkingPicker } from "./components/thinking-picker/pi-thinking-picker.ts";
+import { PiToasts } from "./components/toasts/pi-toasts.ts";
+
+/** The tags this module registers, with their classes. */
+export const PI_ELEMENTS: Readonly<Record<string, CustomElementConstructor>> = {
+  "pi-provider": PiProvider,
+  "pi-markdown": PiMarkdown,
+  "pi-tool-call": PiToolCall,
+  "pi-message": PiMessage,
+  "pi-message-list": PiMessageList,
+  "pi-composer": PiComposer,
+  "pi-chat": PiChat,
+  // dialogs, toasts and pickers
+  "pi-dialog": PiDialog,
+  "pi-toasts": PiToasts,
+  "pi-model-picker": PiModelPicker,
+  "pi-thinking-picker": PiThinkingPicker,
+  "pi-session-stats": PiSessionStats,
+  "pi-fork-picker": PiForkPicker,
+  "pi-session-tree": PiSessionTree,
+  "pi-slash-menu": PiSlashMenu,
+};
+
+for (const [tag, element] of Object.entries(PI_ELEMENTS)) {
+  if (customElements.get(tag) === undefined) customElements.define(tag, element);
+}

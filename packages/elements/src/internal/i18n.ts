@@ -1,0 +1,409 @@
+/**
+ * Translatable strings: one typed table per language (English and Simplified Chinese built in),
+ * chosen per element from its `lang` or its nearest ancestor's, with per-element overrides. There
+ * is no global registry: two chats on one page can speak different languages.
+ */
+
+/** Every user-visible string. `{name}` marks a placeholder filled by {@link format}. */
+export interface PiStrings {
+  transcript: string;
+  composerLabel: string;
+  placeholder: string;
+  placeholderRunning: string;
+  send: string;
+  followUp: string;
+  steer: string;
+  stop: string;
+  attachImage: string;
+  removeImage: string;
+  imageAlt: string;
+  attachments: string;
+  queueTitle: string;
+  queueSteer: string;
+  queueFollowUp: string;
+  restoreQueue: string;
+  jumpToBottom: string;
+  showEarlier: string;
+  responding: string;
+  done: string;
+  aborted: string;
+  error: string;
+  thinking: string;
+  thinkingRedacted: string;
+  toolPreparing: string;
+  toolPending: string;
+  toolRunning: string;
+  toolDone: string;
+  toolError: string;
+  toolArguments: string;
+  toolOutput: string;
+  toolResult: string;
+  you: string;
+  assistant: string;
+  shell: string;
+  exitCode: string;
+  cancelled: string;
+  truncated: string;
+  systemMessage: string;
+  compaction: string;
+  branchSummary: string;
+  unknownMessage: string;
+  connected: string;
+  disconnected: string;
+  noClient: string;
+  retrying: string;
+  compacting: string;
+  context: string;
+  tokens: string;
+  cost: string;
+  thinkingLevel: string;
+  status: string;
+  seconds: string;
+  sendFailed: string;
+  keyboardHelp: string;
+  // dialogs, toasts and pickers
+  dialogCounter: string;
+  dialogSecondsLeft: string;
+  dialogTimeWarning: string;
+  dialogTimedOut: string;
+  dialogClosed: string;
+  dialogOk: string;
+  dialogSubmit: string;
+  dialogCancel: string;
+  dialogYes: string;
+  dialogNo: string;
+  dialogSelectHint: string;
+  dialogConfirmHint: string;
+  dialogInputHint: string;
+  dialogEditorHint: string;
+  notifications: string;
+  notifyWarning: string;
+  notifyError: string;
+  notifyDismiss: string;
+  loading: string;
+  loadFailed: string;
+  refresh: string;
+  modelLabel: string;
+  modelNone: string;
+  thinkingLabel: string;
+  thinkingOff: string;
+  thinkingMinimal: string;
+  thinkingLow: string;
+  thinkingMedium: string;
+  thinkingHigh: string;
+  thinkingXhigh: string;
+  thinkingMax: string;
+  statsLabel: string;
+  statsMessages: string;
+  statsMessagesValue: string;
+  statsToolCalls: string;
+  statsInput: string;
+  statsOutput: string;
+  statsCache: string;
+  statsCacheValue: string;
+  statsCost: string;
+  statsContext: string;
+  statsContextValue: string;
+  statsContextUnknown: string;
+  statsEmpty: string;
+  forkLabel: string;
+  forkEmpty: string;
+  forkHint: string;
+  treeLabel: string;
+  treeEmpty: string;
+  treeUnsupported: string;
+  treeCurrent: string;
+  treeLabelEntry: string;
+  treeName: string;
+  treeToolResult: string;
+  treeCustom: string;
+  slashLabel: string;
+  slashEmpty: string;
+  slashCount: string;
+  slashSourceExtension: string;
+  slashSourcePrompt: string;
+  slashSourceSkill: string;
+  slashSourceBuiltin: string;
+}
+
+/** English (the fallback for missing keys and unknown languages). */
+export const en: PiStrings = {
+  transcript: "Conversation",
+  composerLabel: "Message",
+  placeholder: "Message pi… (Enter sends, Shift+Enter adds a line)",
+  placeholderRunning: "Queue a message… (Enter: follow-up, Ctrl+Enter: steer, Esc: stop)",
+  send: "Send",
+  followUp: "Follow up",
+  steer: "Steer",
+  stop: "Stop",
+  attachImage: "Attach image",
+  removeImage: "Remove image {name}",
+  imageAlt: "Attached image {index}",
+  attachments: "Attachments",
+  queueTitle: "Queued messages",
+  queueSteer: "Steer",
+  queueFollowUp: "Follow-up",
+  restoreQueue: "Edit queued",
+  jumpToBottom: "Jump to latest",
+  showEarlier: "Show {count} earlier messages",
+  responding: "pi is responding",
+  done: "pi is done",
+  aborted: "Aborted",
+  error: "Error",
+  thinking: "Thinking",
+  thinkingRedacted: "Thinking (redacted)",
+  toolPreparing: "preparing",
+  toolPending: "waiting",
+  toolRunning: "running",
+  toolDone: "done",
+  toolError: "failed",
+  toolArguments: "Arguments",
+  toolOutput: "Output",
+  toolResult: "Result",
+  you: "You",
+  assistant: "pi",
+  shell: "Shell",
+  exitCode: "exit code {code}",
+  cancelled: "cancelled",
+  truncated: "output truncated",
+  systemMessage: "System prompt updated ({tools} tools)",
+  compaction: "Context compacted ({tokens} tokens before)",
+  branchSummary: "Summary of an abandoned branch",
+  unknownMessage: "Unsupported message ({role})",
+  connected: "Connected",
+  disconnected: "Disconnected",
+  noClient: "No client",
+  retrying: "Retrying (attempt {attempt} of {max}) in {seconds} s",
+  compacting: "Compacting context…",
+  context: "Context {percent}%",
+  tokens: "{input} in · {output} out",
+  cost: "{currency}{cost}",
+  thinkingLevel: "thinking {level}",
+  status: "Status",
+  seconds: "{seconds} s",
+  sendFailed: "Could not send: {error}",
+  keyboardHelp:
+    "Enter sends. Shift+Enter adds a line. While pi responds, Enter queues a follow-up, Ctrl+Enter steers, Escape stops, Alt+Up restores queued messages.",
+  // dialogs, toasts and pickers
+  dialogCounter: "{index} of {total}",
+  dialogSecondsLeft: "{seconds} s left",
+  dialogTimeWarning: "{seconds} seconds left to answer “{title}”",
+  dialogTimedOut: "“{title}” timed out",
+  dialogClosed: "“{title}” was closed",
+  dialogOk: "OK",
+  dialogSubmit: "Submit",
+  dialogCancel: "Cancel",
+  dialogYes: "Yes",
+  dialogNo: "No",
+  dialogSelectHint: "↑ ↓ to move, Enter to choose, Esc to cancel",
+  dialogConfirmHint: "← → to switch, Enter to answer, Esc to cancel",
+  dialogInputHint: "Enter to submit, Esc to cancel",
+  dialogEditorHint: "Ctrl+Enter to submit, Esc to cancel",
+  notifications: "Notifications",
+  notifyWarning: "Warning",
+  notifyError: "Error",
+  notifyDismiss: "Dismiss notification",
+  loading: "Loading…",
+  loadFailed: "Could not load: {error}",
+  refresh: "Refresh",
+  modelLabel: "Model",
+  modelNone: "No model",
+  thinkingLabel: "Thinking",
+  thinkingOff: "Off",
+  thinkingMinimal: "Minimal",
+  thinkingLow: "Low",
+  thinkingMedium: "Medium",
+  thinkingHigh: "High",
+  thinkingXhigh: "Extra high",
+  thinkingMax: "Max",
+  statsLabel: "Session statistics",
+  statsMessages: "Messages",
+  statsMessagesValue: "{user} from you · {assistant} from pi",
+  statsToolCalls: "Tool calls",
+  statsInput: "Input tokens",
+  statsOutput: "Output tokens",
+  statsCache: "Cache",
+  statsCacheValue: "{read} read · {write} written",
+  statsCost: "Cost",
+  statsContext: "Context",
+  statsContextValue: "{percent}% of {window}",
+  statsContextUnknown: "unknown until the next answer",
+  statsEmpty: "No statistics yet",
+  forkLabel: "Fork from a message",
+  forkEmpty: "No messages to fork from yet",
+  forkHint: "↑ ↓ to move, Enter to fork from the message",
+  treeLabel: "Session tree",
+  treeEmpty: "No entries yet",
+  treeUnsupported: "The session tree needs pi 1.x",
+  treeCurrent: "current",
+  treeLabelEntry: "Label: {label}",
+  treeName: "Session name: {name}",
+  treeToolResult: "{tool} result",
+  treeCustom: "Extension entry ({type})",
+  slashLabel: "Commands",
+  slashEmpty: "No matching commands",
+  slashCount: "{count} commands",
+  slashSourceExtension: "extension",
+  slashSourcePrompt: "prompt",
+  slashSourceSkill: "skill",
+  slashSourceBuiltin: "built-in",
+};
+
+/** Simplified Chinese. */
+export const zhCN: PiStrings = {
+  transcript: "对话",
+  composerLabel: "消息",
+  placeholder: "给 pi 发消息…（Enter 发送，Shift+Enter 换行）",
+  placeholderRunning: "排队一条消息…（Enter：追加，Ctrl+Enter：引导，Esc：停止）",
+  send: "发送",
+  followUp: "追加",
+  steer: "引导",
+  stop: "停止",
+  attachImage: "添加图片",
+  removeImage: "移除图片 {name}",
+  imageAlt: "附加图片 {index}",
+  attachments: "附件",
+  queueTitle: "排队中的消息",
+  queueSteer: "引导",
+  queueFollowUp: "追加",
+  restoreQueue: "编辑排队消息",
+  jumpToBottom: "跳到最新",
+  showEarlier: "显示更早的 {count} 条消息",
+  responding: "pi 正在回复",
+  done: "pi 已完成",
+  aborted: "已中止",
+  error: "错误",
+  thinking: "思考",
+  thinkingRedacted: "思考（已隐去）",
+  toolPreparing: "准备中",
+  toolPending: "等待中",
+  toolRunning: "运行中",
+  toolDone: "完成",
+  toolError: "失败",
+  toolArguments: "参数",
+  toolOutput: "输出",
+  toolResult: "结果",
+  you: "你",
+  assistant: "pi",
+  shell: "终端",
+  exitCode: "退出码 {code}",
+  cancelled: "已取消",
+  truncated: "输出已截断",
+  systemMessage: "系统提示已更新（{tools} 个工具）",
+  compaction: "上下文已压缩（压缩前 {tokens} 个 token）",
+  branchSummary: "已放弃分支的摘要",
+  unknownMessage: "不支持的消息（{role}）",
+  connected: "已连接",
+  disconnected: "已断开",
+  noClient: "无客户端",
+  retrying: "{seconds} 秒后重试（第 {attempt}/{max} 次）",
+  compacting: "正在压缩上下文…",
+  context: "上下文 {percent}%",
+  tokens: "输入 {input} · 输出 {output}",
+  cost: "{currency}{cost}",
+  thinkingLevel: "思考 {level}",
+  status: "状态",
+  seconds: "{seconds} 秒",
+  sendFailed: "发送失败：{error}",
+  keyboardHelp:
+    "Enter 发送，Shift+Enter 换行。pi 回复时，Enter 排队追加，Ctrl+Enter 引导，Esc 停止，Alt+↑ 取回排队消息。",
+  // dialogs, toasts and pickers
+  dialogCounter: "第 {index} 个，共 {total} 个",
+  dialogSecondsLeft: "剩余 {seconds} 秒",
+  dialogTimeWarning: "回答“{title}”还剩 {seconds} 秒",
+  dialogTimedOut: "“{title}”已超时",
+  dialogClosed: "“{title}”已关闭",
+  dialogOk: "确定",
+  dialogSubmit: "提交",
+  dialogCancel: "取消",
+  dialogYes: "是",
+  dialogNo: "否",
+  dialogSelectHint: "↑ ↓ 移动，Enter 选择，Esc 取消",
+  dialogConfirmHint: "← → 切换，Enter 回答，Esc 取消",
+  dialogInputHint: "Enter 提交，Esc 取消",
+  dialogEditorHint: "Ctrl+Enter 提交，Esc 取消",
+  notifications: "通知",
+  notifyWarning: "警告",
+  notifyError: "错误",
+  notifyDismiss: "关闭通知",
+  loading: "加载中…",
+  loadFailed: "加载失败：{error}",
+  refresh: "刷新",
+  modelLabel: "模型",
+  modelNone: "无模型",
+  thinkingLabel: "思考",
+  thinkingOff: "关闭",
+  thinkingMinimal: "最少",
+  thinkingLow: "低",
+  thinkingMedium: "中",
+  thinkingHigh: "高",
+  thinkingXhigh: "超高",
+  thinkingMax: "最高",
+  statsLabel: "会话统计",
+  statsMessages: "消息",
+  statsMessagesValue: "你 {user} 条 · pi {assistant} 条",
+  statsToolCalls: "工具调用",
+  statsInput: "输入 token",
+  statsOutput: "输出 token",
+  statsCache: "缓存",
+  statsCacheValue: "读取 {read} · 写入 {write}",
+  statsCost: "费用",
+  statsContext: "上下文",
+  statsContextValue: "{window} 的 {percent}%",
+  statsContextUnknown: "下次回答后可知",
+  statsEmpty: "暂无统计",
+  forkLabel: "从消息分叉",
+  forkEmpty: "还没有可分叉的消息",
+  forkHint: "↑ ↓ 移动，Enter 从该消息分叉",
+  treeLabel: "会话树",
+  treeEmpty: "还没有条目",
+  treeUnsupported: "会话树需要 pi 1.x",
+  treeCurrent: "当前",
+  treeLabelEntry: "标签：{label}",
+  treeName: "会话名称：{name}",
+  treeToolResult: "{tool} 结果",
+  treeCustom: "扩展条目（{type}）",
+  slashLabel: "命令",
+  slashEmpty: "没有匹配的命令",
+  slashCount: "{count} 个命令",
+  slashSourceExtension: "扩展",
+  slashSourcePrompt: "提示模板",
+  slashSourceSkill: "技能",
+  slashSourceBuiltin: "内置",
+};
+
+/** The built-in tables by BCP 47 tag. */
+export const BUILT_IN_STRINGS: Readonly<Record<string, PiStrings>> = { en, "zh-CN": zhCN };
+
+/** Picks the built-in table for a language tag: exact, then by primary subtag, else English. */
+export function stringsFor(lang: string | undefined, overrides?: Partial<PiStrings>): PiStrings {
+  const tag = (lang ?? "").toLowerCase();
+  const base = tag.startsWith("zh") ? zhCN : en;
+  return overrides === undefined ? base : { ...base, ...overrides };
+}
+
+/** The language that applies to an element: its own `lang`, else the nearest ancestor's, across shadow roots. */
+export function resolveLang(element: Element): string {
+  let node: Element | null = element;
+  while (node !== null) {
+    const lang = node.getAttribute("lang");
+    if (lang) return lang;
+    const parent: Element | null = node.parentElement;
+    if (parent !== null) node = parent;
+    else {
+      const root = node.getRootNode();
+      node = root instanceof ShadowRoot ? root.host : null;
+    }
+  }
+  return "en";
+}
+
+/** Fills `{name}` placeholders. */
+export function format(
+  template: string,
+  values: Readonly<Record<string, string | number>>,
+): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}

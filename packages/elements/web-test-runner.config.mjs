@@ -1,0 +1,41 @@
+// Browser tests in Debian's Chromium (or CHROME_PATH) through playwright-core; no browser download.
+// The repository root is served so tests can fetch the recorded transcripts of packages/protocol.
+import { fileURLToPath } from "node:url";
+import { esbuildPlugin } from "@web/dev-server-esbuild";
+import { playwrightLauncher } from "@web/test-runner-playwright";
+
+export const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+  "--no-default-browser-check",
+];
+
+export default {
+  rootDir: fileURLToPath(new URL("../..", import.meta.url)),
+  files: fileURLToPath(new URL("./test/**/*.test.ts", import.meta.url)),
+  nodeResolve: { exportConditions: ["@pi-kit/source", "production", "browser"] },
+  plugins: [
+    esbuildPlugin({
+      ts: true,
+      target: "es2022",
+      tsconfig: fileURLToPath(new URL("./tsconfig.json", import.meta.url)),
+    }),
+  ],
+  testFramework: { config: { timeout: 10000 } },
+  browsers: [
+    playwrightLauncher({
+      product: "chromium",
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+        headless: true,
+        args: chromiumArgs,
+      },
+    }),
+  ],
+};
