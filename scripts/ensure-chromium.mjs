@@ -18,7 +18,8 @@ export function findChromium() {
 }
 
 function isDebianRoot() {
-  const debian = existsSync("/etc/debian_version") || /ID(_LIKE)?=.*debian/.test(safeRead("/etc/os-release"));
+  const debian =
+    existsSync("/etc/debian_version") || /ID(_LIKE)?=.*debian/.test(safeRead("/etc/os-release"));
   return debian && typeof process.getuid === "function" && process.getuid() === 0;
 }
 
@@ -41,10 +42,15 @@ export function ensureChromium() {
   }
   console.log("Chromium not found: installing Debian's chromium package with apt-get…");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update", "-qq"], ["install", "-y", "-qq", "chromium"]]) {
+  for (const args of [
+    ["update", "-qq"],
+    ["install", "-y", "-qq", "chromium"],
+  ]) {
     const run = spawnSync("apt-get", args, { stdio: "inherit", env });
     if (run.status !== 0) {
-      console.error(`apt-get ${args.join(" ")} failed; install chromium by hand or set CHROME_PATH.`);
+      console.error(
+        `apt-get ${args.join(" ")} failed; install chromium by hand or set CHROME_PATH.`,
+      );
       process.exit(1);
     }
   }
@@ -58,5 +64,7 @@ export function ensureChromium() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const path = ensureChromium();
-  console.log(`Chromium: ${path} (${execFileSync(path, ["--version"], { encoding: "utf8" }).trim()})`);
+  console.log(
+    `Chromium: ${path} (${execFileSync(path, ["--version"], { encoding: "utf8" }).trim()})`,
+  );
 }

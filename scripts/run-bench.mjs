@@ -8,7 +8,9 @@ import { node22, root } from "./runtimes.mjs";
 
 const area = process.argv[2];
 const dir = join(root, "bench", area);
-const files = readdirSync(dir).filter((f) => f.endsWith(".bench.ts")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort();
 let status = 0;
 for (const file of files) {
   console.log(`\n=== bench/${area}/${file}`);

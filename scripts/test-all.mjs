@@ -2,6 +2,7 @@
 // `npm test`: every check there is, in the order that fails fastest. Prints one closing
 // "N passed, N failed" line summing the test runners, and exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 import { root } from "./runtimes.mjs";
 
 const quickBench = { ...process.env, BENCH_QUICK: "1", TURBO_TELEMETRY_DISABLED: "1" };
@@ -46,9 +47,9 @@ for (const step of steps) {
   });
   if (step.tests) {
     process.stdout.write(run.stdout);
-    for (const m of run.stdout.matchAll(/^.*all runtimes: (\d+) passed, (\d+) failed$/gm)) {
-      passed += Number(m[1]);
-      failed += Number(m[2]);
+    for (const counts of countByTask(run.stdout)) {
+      passed += counts.passed;
+      failed += counts.failed;
     }
   }
   console.log(
@@ -62,3 +63,34 @@ for (const step of steps) {
 console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
+
+/**
+ * The test counts of each turbo task, read from its own closing lines: our runtime runner's
+ * "all runtimes: N passed, N failed", Web Test Runner's "N passed, N failed", or node:test's
+ * "# pass N" / "# fail N".
+ */
+function countByTask(output) {
+  const lines = new Map();
+  for (const line of output.split("\n")) {
+    const m = /^(@pi-kit\/[\w-]+):test: (.*)$/.exec(stripVTControlCharacters(line));
+    if (!m) continue;
+    if (!lines.has(m[1])) lines.set(m[1], []);
+    lines.get(m[1]).push(m[2]);
+  }
+  const counts = [];
+  for (const [task, taskLines] of lines) {
+    const text = taskLines.join("\n");
+    const pick = (re) => [...text.matchAll(re)].at(-1);
+    const runtimes = pick(/all runtimes: (\d+) passed, (\d+) failed/g);
+    const wtr = pick(/(\d+) passed, (\d+) failed/g);
+    const nodePass = pick(/^# pass (\d+)$/gm);
+    const nodeFail = pick(/^# fail (\d+)$/gm);
+    let c = { passed: 0, failed: 0 };
+    if (runtimes) c = { passed: Number(runtimes[1]), failed: Number(runtimes[2]) };
+    else if (nodePass) c = { passed: Number(nodePass[1]), failed: Number(nodeFail?.[1] ?? 0) };
+    else if (wtr) c = { passed: Number(wtr[1]), failed: Number(wtr[2]) };
+    console.log(`${task}: ${c.passed} passed, ${c.failed} failed`);
+    counts.push(c);
+  }
+  return counts;
+}

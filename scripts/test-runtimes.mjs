@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { bun, deno, node22, root, systemNode } from "./runtimes.mjs";
 
 const args = process.argv.slice(2);
@@ -106,7 +107,7 @@ function countNode(out) {
 }
 function countDeno(out) {
   // Deno ends with "ok | 12 passed (30 steps) | 0 failed"; describe() blocks count as steps.
-  const clean = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
+  const clean = stripVTControlCharacters(out);
   const summary = [...clean.matchAll(/(\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed/g)].at(-1);
   if (!summary) return { passed: 0, failed: 0 };
   return { passed: Number(summary[2] ?? summary[1]), failed: Number(summary[3]) };
