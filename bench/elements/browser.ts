@@ -1,4 +1,4 @@
-/** Shared by the element benchmarks: bundles a page entry with esbuild and opens it in Chromium. */
+/** Shared by the element benchmarks and screenshots: bundles a page entry with esbuild and opens it in Chromium. */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +11,10 @@ const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
   "--no-first-run",
 ];
 

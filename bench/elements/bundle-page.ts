@@ -1,7 +1,7 @@
 /**
  * The page measured by bundle.bench.ts, as the issue states it: <pi-chat> (with the elements it
- * renders: message list, messages, tool calls, markdown, composer) and <pi-dialog> registered, a
- * WebSocket client, Lit. Elements the page does not use (toasts, pickers, session tree...) are
+ * renders: message list, messages, tool calls, markdown, composer, slash menu, toasts) and
+ * <pi-dialog> registered, a WebSocket client, Lit. Elements the page does not use (pickers, session tree...) are
  * not imported; `bundle-page-all.ts` measures everything `@pi-kit/elements/define` registers.
  */
 import { createWebSocketTransport, PiClient } from "@pi-kit/client";
@@ -12,6 +12,8 @@ import {
   PiMarkdown,
   PiMessage,
   PiMessageList,
+  PiSlashMenu,
+  PiToasts,
   PiToolCall,
 } from "@pi-kit/elements";
 
@@ -23,9 +25,11 @@ const elements = {
   "pi-composer": PiComposer,
   "pi-chat": PiChat,
   "pi-dialog": PiDialog,
+  "pi-toasts": PiToasts,
+  "pi-slash-menu": PiSlashMenu,
 };
 for (const [tag, element] of Object.entries(elements)) customElements.define(tag, element);
 
 const chat = document.createElement("pi-chat");
-document.body.append(chat, document.createElement("pi-dialog"));
+document.body.append(chat);
 chat.client = new PiClient(createWebSocketTransport({ url: "ws://127.0.0.1:1/pi" }));

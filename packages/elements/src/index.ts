@@ -78,4 +78,4 @@ export type {
   ToolStatus,
 } from "./internal/renderers.ts";
 export { SessionController } from "./internal/store-controller.ts";
-export { FIXED_TOKENS, nestedTokenStyles, TOKENS, tokenStyles } from "./styles/tokens.ts";
+export { FIXED_TOKENS, TOKENS, tokenStyles } from "./styles/tokens.ts";

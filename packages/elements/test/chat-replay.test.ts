@@ -86,11 +86,14 @@ for (const version of VERSIONS) {
       );
     });
 
-    it("survives an extension dialog transcript", async () => {
+    it("answers an extension dialog through its built-in <pi-dialog>", async () => {
       const chat = await chatFor(version, "extension-dialog");
       // "/ui select" is an extension command: no transcript message, and the run must not hang.
       expect(chat.snapshot?.isRunning).to.equal(false);
       expect(chat.composer).to.not.equal(null);
+      // The extension reports the answer back as a notification, shown by the built-in toasts.
+      const toasts = chat.shadowRoot?.querySelector("pi-toasts");
+      expect(toasts?.toasts.map((t) => t.message)).to.include('result: select="B"');
     });
   });
 }

@@ -67,8 +67,11 @@ export async function replayInto(chat: PiChat, version: string, name: string): P
       type: string;
       message?: string;
       command?: string;
+      value?: string;
+      confirmed?: boolean;
     };
     if (command.type === "get_state") await client.getState();
+    else if (command.type === "extension_ui_response") await answerDialog(chat, command);
     else if (command.type === "prompt") void chat.send(command.message ?? "");
     else if (command.type === "bash") void client.bash(command.command ?? "").catch(() => {});
     else if (command.type === "abort") void chat.abort();
@@ -77,6 +80,23 @@ export async function replayInto(chat: PiChat, version: string, name: string): P
   await client.closed;
   await settle(chat);
   return client;
+}
+
+/** Answers the dialog the chat's built-in `<pi-dialog>` shows, as the recorded user did. */
+async function answerDialog(
+  chat: PiChat,
+  response: { value?: string; confirmed?: boolean },
+): Promise<void> {
+  const dialog = chat.shadowRoot?.querySelector("pi-dialog");
+  if (!dialog) throw new Error("no built-in <pi-dialog>");
+  for (let i = 0; i < 100 && dialog.pending.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    dialog.flush();
+  }
+  await dialog.updateComplete;
+  const reply = response.value ?? response.confirmed;
+  if (reply === undefined) dialog.cancel();
+  else dialog.answer(reply);
 }
 
 /** A stand-in client around a bare session model, recording what the chat asks of it. */
@@ -90,6 +110,9 @@ export function fakeClient(): { client: PiClient; session: SessionModel; calls: 
     session,
     signal: new AbortController().signal,
     capabilities: { supports: () => false },
+    // What the chat's built-in dialog and toasts use: a handler slot and an event subscription.
+    ui: { setDialogHandler: () => () => {}, answer: () => false, cancel: () => false },
+    on: () => () => {},
     prompt: async (text: string) => void calls.push(["prompt", text]),
     steer: async (text: string) => void calls.push(["steer", text]),
     followUp: async (text: string) => void calls.push(["followUp", text]),

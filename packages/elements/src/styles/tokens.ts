@@ -38,57 +38,53 @@ export const FIXED_TOKENS = {
   "focus-ring": "2px solid var(--_color-accent)",
 } as const;
 
-function scheme(index: 0 | 1): string {
-  return Object.entries(TOKENS)
-    .map(([name, values]) => `--_scheme-${name}: ${values[index]};`)
-    .join("\n");
+function scheme(prefix: "scheme" | "os", index: 0 | 1): string {
+  return [
+    ...Object.entries(TOKENS).map(([name, values]) => `--_${prefix}-${name}: ${values[index]};`),
+    `--_${prefix}-color-scheme: ${index ? "dark" : "light"};`,
+  ].join("\n");
 }
 
-// Each element resolves a token as: the page's --pi-* value, else the scheme an ancestor pi
-// element (or its own theme attribute) chose, else light. Scheme values inherit into nested
-// elements, so a dark <pi-chat> gives dark messages without each one needing the attribute.
+const ALL = [...Object.keys(TOKENS), "color-scheme"];
+
+// A token resolves as: the page's --pi-* value, else the scheme a `theme` attribute chose (on this
+// element or, inherited, on an enclosing pi element), else this element's reading of
+// `prefers-color-scheme`. Only explicit themes are stored in inherited --_scheme-* properties, so a
+// nested element inside `<pi-chat theme="light">` stays light on a dark OS, while elements with no
+// theme anywhere above them each follow the OS (and so agree with each other).
 const resolved = [
   ...Object.entries(TOKENS).map(
-    ([name, values]) => `--_${name}: var(--pi-${name}, var(--_scheme-${name}, ${values[0]}));`,
+    ([name, values]) =>
+      `--_${name}: var(--pi-${name}, var(--_scheme-${name}, var(--_os-${name}, ${values[0]})));`,
   ),
   ...Object.entries(FIXED_TOKENS).map(
     ([name, value]) => `--_${name}: var(--pi-${name}, ${value});`,
   ),
+  "color-scheme: var(--_scheme-color-scheme, var(--_os-color-scheme, light));",
 ].join("\n");
 
 /**
- * Token styles for elements nested inside another pi element: they inherit its scheme and only
- * switch on their own `theme` attribute.
- */
-export const nestedTokenStyles = css`
-  :host {
-    ${unsafeCSS(resolved)}
-  }
-  :host([theme="dark"]) {
-    ${unsafeCSS(scheme(1))}
-  }
-  :host([theme="light"]) {
-    ${unsafeCSS(scheme(0))}
-  }
-`;
-
-/**
- * Token styles for top-level elements (`<pi-chat>`, `<pi-dialog>`…): the nested rules plus
- * following `prefers-color-scheme` when `theme` is unset or `auto`. `theme="dark"` or
- * `theme="light"` forces a scheme.
+ * Token styles of every pi element. `theme="dark"` or `theme="light"` forces a scheme for the
+ * element and every pi element inside it; unset (or `auto`, which also drops an inherited theme)
+ * follows `prefers-color-scheme`.
  */
 export const tokenStyles = css`
-  ${nestedTokenStyles}
   :host {
-    color-scheme: light;
+    ${unsafeCSS(scheme("os", 0))}
+    ${unsafeCSS(resolved)}
   }
   @media (prefers-color-scheme: dark) {
-    :host(:not([theme="light"])) {
-      ${unsafeCSS(scheme(1))}
-      color-scheme: dark;
+    :host {
+      ${unsafeCSS(scheme("os", 1))}
     }
   }
   :host([theme="dark"]) {
-    color-scheme: dark;
+    ${unsafeCSS(scheme("scheme", 1))}
+  }
+  :host([theme="light"]) {
+    ${unsafeCSS(scheme("scheme", 0))}
+  }
+  :host([theme="auto"]) {
+    ${unsafeCSS(ALL.map((name) => `--_scheme-${name}: initial;`).join("\n"))}
   }
 `;

@@ -70,6 +70,8 @@ export const chatStyles = css`
   }
   .bottom {
     width: 100%;
+    /* The padding is added to the column width, so the composer lines up with the transcript. */
+    max-width: calc(var(--max-width) + 2 * var(--_space));
     padding: 0 var(--_space) var(--_space);
   }
   .jump {
@@ -105,6 +107,14 @@ export const chatStyles = css`
     border: 1px solid var(--_color-border);
     border-radius: 0.3em;
     padding: 0 0.3em;
+  }
+  pi-toasts {
+    --position: absolute;
+    --inset: var(--toast-inset, 0.75rem 0.75rem auto auto);
+    max-width: calc(100% - 1.5rem);
+  }
+  pi-dialog {
+    margin-bottom: 0.5em;
   }
   .widget {
     font-family: var(--_font-mono);

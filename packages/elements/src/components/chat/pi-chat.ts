@@ -1,8 +1,9 @@
-import { ContextConsumer } from "@lit/context";
-import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
+import { ContextProvider } from "@lit/context";
+import type { BashRun, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import type { BashExecutionMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { connectionOf, type PiConnection, piConnectionContext } from "../../internal/context.ts";
+import { ConnectionController } from "../../internal/connection-controller.ts";
+import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
   PiAbortEvent,
   PiErrorEvent,
@@ -12,10 +13,10 @@ import {
 } from "../../internal/events.ts";
 import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
-import { SessionController } from "../../internal/store-controller.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
+import { BashRunFilter } from "./bash-runs.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
 import { statusBar, UsageTotals } from "./status-bar.ts";
@@ -25,10 +26,18 @@ import { ToolIndex } from "./tool-index.ts";
  * A complete chat with the pi coding agent: the streaming transcript (markdown, thinking, tool
  * calls with live output, shell runs, summaries), a composer with queueing, steering, abort and
  * images, and a status bar. Give it a `client` (or just a `session` model for a read-only view),
- * or put it inside a `<pi-provider>`.
+ * or put it inside a `<pi-provider>`. It also hosts the client's extension dialogs (a non-modal
+ * `<pi-dialog>` above the composer) and notifications (a `<pi-toasts>` region over the
+ * transcript); `no-dialogs` / `no-toasts` leave those to elements the page places itself. It
+ * provides its connection to every pi element inside it (slots included), like `<pi-provider>`.
+ *
+ * Only one element answers a client's dialogs (and one shows its toasts): the first connected;
+ * later ones stand by and take over when it goes away. A client created with its own
+ * `dialogHandler` is taken over by the chat's dialog unless `no-dialogs` is set.
  *
  * Keyboard: Enter sends; Shift+Enter adds a line; while pi responds Enter queues a follow-up,
  * Ctrl/⌘+Enter steers, Escape stops, Alt+↑ takes the queued messages back into the editor.
+ * Typing `/` opens the slash-command menu: ↑ ↓ move, Enter or Tab chooses, Escape closes it.
  *
  * @tagname pi-chat
  * @summary The pi chat.
@@ -38,6 +47,9 @@ import { ToolIndex } from "./tool-index.ts";
  * @event pi-error - An action through the client failed.
  * @slot header - Content above the status bar (for example a model picker).
  * @slot empty - Shown while the transcript is empty.
+ * @csspart dialog - The extension dialog panel (from the built-in `<pi-dialog>`).
+ * @csspart toasts - The column of notifications (from the built-in `<pi-toasts>`).
+ * @csspart toast - One notification.
  * @csspart header - The header row (title and header slot).
  * @csspart title - The title an extension set.
  * @csspart status-bar - Connection, model, run state, usage and extension statuses.
@@ -51,6 +63,7 @@ import { ToolIndex } from "./tool-index.ts";
  * @csspart send-button - Send / follow-up.
  * @csspart steer-button - Steer.
  * @csspart stop-button - Stop.
+ * @csspart slash-menu - The slash-command popup above the composer.
  * @csspart bubble - A user message bubble.
  * @csspart text - Assistant markdown.
  * @csspart thinking - A thinking block.
@@ -71,6 +84,7 @@ import { ToolIndex } from "./tool-index.ts";
  * @cssproperty [--pi-font-mono=ui-monospace] - Code font.
  * @cssproperty [--pi-radius=0.5rem] - Corner radius.
  * @cssproperty [--max-width=52rem] - Width of the transcript column.
+ * @cssproperty [--toast-inset=0.75rem 0.75rem auto auto] - Where the built-in toasts sit over the transcript.
  * @cssstate running - A run is in progress.
  * @cssstate empty - There are no messages.
  */
@@ -84,6 +98,8 @@ export class PiChat extends LitElement {
     theme: { type: String, reflect: true },
     pageSize: { type: Number, attribute: "page-size" },
     lang: { type: String, reflect: true },
+    noDialogs: { type: Boolean, attribute: "no-dialogs" },
+    noToasts: { type: Boolean, attribute: "no-toasts" },
     pinned: { state: true },
   };
 
@@ -99,17 +115,30 @@ export class PiChat extends LitElement {
   declare theme: "light" | "dark" | "auto" | undefined;
   /** Messages rendered at first and added per "show earlier" (windowing). */
   declare pageSize: number;
-  /** True while the view sticks to the bottom. */
+  /** Leaves extension dialogs to a `<pi-dialog>` placed elsewhere (the built-in one is not rendered). */
+  declare noDialogs: boolean;
+  /** Leaves notifications to a `<pi-toasts>` placed elsewhere (the built-in one is not rendered). */
+  declare noToasts: boolean;
+  /**
+   * True while the view sticks to the bottom.
+   * @internal
+   */
   declare pinned: boolean;
 
-  readonly #store = new SessionController(this);
+  // Nested elements (the built-in dialog and toasts, the slash menu, slotted pickers) get the
+  // chat's connection through context, with no wiring.
+  readonly #provider = new ContextProvider(this, { context: piConnectionContext });
+  readonly #connection = new ConnectionController(this, {
+    observe: true,
+    changed: (next) => this.#provider.setValue(next),
+  });
+  readonly #bashRuns = new BashRunFilter();
   readonly #internals = this.attachInternals();
   readonly #totals = new UsageTotals();
   readonly #tools = new ToolIndex();
   readonly #scroll = new AutoScroll(this, (pinned) => {
     this.pinned = pinned;
   });
-  #provided: PiConnection | undefined;
   #text: PiStrings = stringsFor("en");
   #announcement = "";
   #wasRunning = false;
@@ -119,20 +148,14 @@ export class PiChat extends LitElement {
   constructor() {
     super();
     this.pageSize = 60;
+    this.noDialogs = false;
+    this.noToasts = false;
     this.pinned = true;
-    new ContextConsumer(this, {
-      context: piConnectionContext,
-      subscribe: true,
-      callback: (value) => {
-        this.#provided = value;
-        this.requestUpdate();
-      },
-    });
   }
 
   /** The current snapshot (what is on screen, at most one frame behind the model). */
   get snapshot(): SessionSnapshot | undefined {
-    return this.#store.snapshot;
+    return this.#connection.snapshot;
   }
 
   /** The composer element. */
@@ -142,12 +165,13 @@ export class PiChat extends LitElement {
 
   /** The connection in use: own properties first, then a provider's. */
   get connection(): PiConnection | undefined {
-    return connectionOf(this.client, this.session) ?? this.#provided;
+    this.#connection.resolve();
+    return this.#connection.connection;
   }
 
   /** Applies pending session changes now instead of on the next animation frame. */
   flush(): void {
-    this.#store.flush();
+    this.#connection.flush();
   }
 
   /** Scrolls to the newest message and sticks there. */
@@ -163,10 +187,9 @@ export class PiChat extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("strings") || changed.has("lang"))
       this.#text = stringsFor(resolveLang(this), this.strings);
-    const connection = this.connection;
-    this.#store.setModel(connection?.session);
-    this.#watchSignal(connection?.client);
-    const snapshot = this.#store.snapshot;
+    this.#connection.resolve();
+    this.#watchSignal(this.#connection.connection?.client);
+    const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
       this.#announcement = running ? this.#text.responding : this.#text.done;
@@ -182,7 +205,7 @@ export class PiChat extends LitElement {
   }
 
   protected override updated(): void {
-    const editorText = this.#store.snapshot?.ui.editorText;
+    const editorText = this.#connection.snapshot?.ui.editorText;
     if (editorText !== this.#editorText) {
       this.#editorText = editorText;
       if (editorText !== undefined) {
@@ -195,8 +218,8 @@ export class PiChat extends LitElement {
 
   protected override render(): unknown {
     const s = this.#text;
-    const snapshot = this.#store.snapshot;
-    const connection = this.connection;
+    const snapshot = this.#connection.snapshot;
+    const connection = this.#connection.connection;
     const messages = snapshot?.messages ?? [];
     const streaming = snapshot?.streamingMessage;
     const executions = snapshot?.toolExecutions ?? new Map();
@@ -228,7 +251,11 @@ export class PiChat extends LitElement {
               .pageSize=${this.pageSize}
               .follow=${this.pinned}
             ></pi-message-list>
-            ${snapshot?.bashRuns.map((run) => html`<pi-message .strings=${s} .message=${bashMessage(run)}></pi-message>`)}
+            ${this.#bashRuns
+              .visible(snapshot?.bashRuns ?? [], messages)
+              .map(
+                (run) => html`<pi-message .strings=${s} .message=${bashMessage(run)}></pi-message>`,
+              )}
             ${
               streaming
                 ? html`<pi-message
@@ -248,9 +275,29 @@ export class PiChat extends LitElement {
             ? nothing
             : html`<button part="jump-button" class="jump" @click=${() => this.scrollToBottom()}>↓ ${s.jumpToBottom}</button>`
         }
+        ${
+          this.noToasts
+            ? nothing
+            : html`<pi-toasts
+                exportparts="stack:toasts, toast"
+                .client=${connection?.client}
+                .session=${connection?.session}
+                .strings=${this.strings}
+              ></pi-toasts>`
+        }
       </div>
       <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
       <div class="bottom">
+        ${
+          this.noDialogs
+            ? nothing
+            : html`<pi-dialog
+                exportparts="panel:dialog"
+                .client=${connection?.client}
+                .session=${connection?.session}
+                .strings=${this.strings}
+              ></pi-dialog>`
+        }
         ${widgets.filter(([, w]) => w.placement === "aboveEditor").map(([key, w]) => widget(key, w.lines))}
         ${
           queued > 0 && queue
@@ -264,7 +311,7 @@ export class PiChat extends LitElement {
             : nothing
         }
         <pi-composer
-          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button"
+          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu"
           .strings=${s}
           ?running=${snapshot?.isRunning ?? false}
           ?disabled=${state === "disconnected"}
@@ -285,7 +332,7 @@ export class PiChat extends LitElement {
     text: string,
     options: { images?: PiSendEvent["images"]; mode?: SendMode } = {},
   ): Promise<void> {
-    const running = this.#store.snapshot?.isRunning ?? false;
+    const running = this.#connection.snapshot?.isRunning ?? false;
     const mode = running
       ? options.mode === "prompt"
         ? "followUp"
@@ -298,6 +345,7 @@ export class PiChat extends LitElement {
     if (client === undefined) return;
     const queued = images.length ? { images } : {};
     try {
+      if (mode === "prompt") await this.#dialogReady();
       if (mode === "steer") await client.steer(text, queued);
       else if (mode === "followUp") await client.followUp(text, queued);
       else await client.prompt(text, queued);
@@ -334,6 +382,14 @@ export class PiChat extends LitElement {
     }
   }
 
+  // The client cancels a dialog at once when no handler is registered, and the built-in dialog
+  // registers in its first update: let that happen before pi can ask anything.
+  async #dialogReady(): Promise<void> {
+    if (this.noDialogs) return;
+    await this.updateComplete;
+    await this.renderRoot.querySelector("pi-dialog")?.updateComplete;
+  }
+
   #refreshStats(): void {
     const client = this.connection?.client;
     if (
@@ -359,7 +415,6 @@ function widget(key: string, lines: readonly string[]): unknown {
   return html`<div part="widget" class="widget" data-key=${key}>${lines.map((line) => html`<div>${line}</div>`)}</div>`;
 }
 
-type BashRun = SessionSnapshot["bashRuns"][number];
 const bashMessages = new WeakMap<BashRun, BashExecutionMessage>();
 
 // One message object per run snapshot, so an unchanged run is not rendered again.

@@ -6,6 +6,7 @@ export const composerStyles = css`
     display: block;
   }
   .composer {
+    position: relative;
     border: 1px solid var(--_color-border);
     border-radius: var(--_radius);
     background: var(--_color-bg);
@@ -16,6 +17,12 @@ export const composerStyles = css`
   }
   .composer.dragging {
     outline: 2px dashed var(--_color-accent);
+  }
+  pi-slash-menu {
+    position: absolute;
+    inset-inline: 0;
+    bottom: calc(100% + 0.35em);
+    z-index: 2;
   }
   textarea {
     display: block;

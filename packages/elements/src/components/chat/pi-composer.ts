@@ -4,7 +4,8 @@ import type { SendMode } from "../../internal/events.ts";
 import { imageUrl } from "../../internal/format.ts";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import { baseStyles } from "../../styles/shared.ts";
-import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import type { PiSlashMenu } from "../slash-menu/pi-slash-menu.ts";
 import { composerStyles } from "./pi-composer.styles.ts";
 
 /** What the composer hands to its chat (an internal event; the chat fires the public `pi-send`). */
@@ -28,7 +29,9 @@ interface Attachment extends ImageContent {
 /**
  * The message editor: multi-line, Enter sends, Shift+Enter breaks the line, IME composition is
  * never interrupted. While the agent runs, Enter queues a follow-up and Ctrl/⌘+Enter steers.
- * Images can be pasted, dropped or picked. Fires internal `composer-submit`, `composer-abort` and
+ * Images can be pasted, dropped or picked. Typing `/` at the start opens a `<pi-slash-menu>` of
+ * pi's commands above the text field; while it is open ↑ ↓, Enter / Tab and Escape go to the menu,
+ * never to sending or stopping. Fires internal `composer-submit`, `composer-abort` and
  * `composer-restore` events for `<pi-chat>`.
  *
  * @tagname pi-composer
@@ -40,9 +43,10 @@ interface Attachment extends ImageContent {
  * @csspart steer-button - Steer (while running).
  * @csspart stop-button - Stop (while running).
  * @csspart attach-button - Opens the image picker.
+ * @csspart slash-menu - The slash-command popup (its `listbox`).
  */
 export class PiComposer extends LitElement {
-  static override styles = [nestedTokenStyles, baseStyles, composerStyles];
+  static override styles = [tokenStyles, baseStyles, composerStyles];
   static override properties = {
     running: { type: Boolean },
     strings: { attribute: false },
@@ -57,7 +61,9 @@ export class PiComposer extends LitElement {
   declare strings: PiStrings;
   /** Disables sending (no connection). */
   declare disabled: boolean;
+  /** @internal */
   declare attachments: readonly Attachment[];
+  /** @internal */
   declare dragging: boolean;
 
   constructor() {
@@ -88,6 +94,11 @@ export class PiComposer extends LitElement {
     this.#autosize();
   }
 
+  /** The slash-command menu. */
+  get slashMenu(): PiSlashMenu | null {
+    return this.renderRoot.querySelector("pi-slash-menu");
+  }
+
   /** Moves focus into the textarea. */
   override focus(): void {
     this.input?.focus();
@@ -104,6 +115,7 @@ export class PiComposer extends LitElement {
       }}
       @drop=${this.#onDrop}
     >
+      <pi-slash-menu exportparts="listbox:slash-menu" .strings=${s}></pi-slash-menu>
       ${
         this.attachments.length
           ? html`<ul part="attachments" class="attachments" aria-label=${s.attachments}>
@@ -140,6 +152,12 @@ export class PiComposer extends LitElement {
         }
       </div>
     </div>`;
+  }
+
+  protected override firstUpdated(): void {
+    // The menu follows the textarea itself (and takes its keys first), once both exist.
+    const menu = this.slashMenu;
+    if (menu !== null) menu.input = this.input ?? undefined;
   }
 
   /** Sends what is typed (no-op when empty). `mode` defaults to prompt, or follow-up while running. */

@@ -5,7 +5,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
-import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
 import { ToolIndex } from "./tool-index.ts";
 
 const EMPTY_EXECUTIONS: ReadonlyMap<string, ToolExecution> = new Map();
@@ -21,7 +21,7 @@ const EMPTY_EXECUTIONS: ReadonlyMap<string, ToolExecution> = new Map();
  */
 export class PiMessageList extends LitElement {
   static override styles = [
-    nestedTokenStyles,
+    tokenStyles,
     baseStyles,
     css`
       :host {

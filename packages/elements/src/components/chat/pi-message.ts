@@ -3,7 +3,7 @@ import { LitElement, nothing } from "lit";
 import { en, type PiStrings } from "../../internal/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
-import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
 import { messageView } from "./message-views.ts";
 import { messageStyles } from "./pi-message.styles.ts";
 
@@ -22,7 +22,7 @@ import { messageStyles } from "./pi-message.styles.ts";
  * @csspart bash - A direct shell command.
  */
 export class PiMessage extends LitElement {
-  static override styles = [nestedTokenStyles, baseStyles, messageStyles];
+  static override styles = [tokenStyles, baseStyles, messageStyles];
   static override properties = {
     message: { attribute: false },
     streaming: { type: Boolean, reflect: true },

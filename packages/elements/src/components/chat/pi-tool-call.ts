@@ -5,7 +5,7 @@ import { formatSeconds, imageUrl, textOf } from "../../internal/format.ts";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import type { ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
-import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
 import { toolCallStyles } from "./pi-tool-call.styles.ts";
 
 /** Arguments worth showing in the header, by common tool name. */
@@ -26,7 +26,7 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @cssstate error - The tool failed.
  */
 export class PiToolCall extends LitElement {
-  static override styles = [nestedTokenStyles, baseStyles, toolCallStyles];
+  static override styles = [tokenStyles, baseStyles, toolCallStyles];
   static override properties = {
     call: { attribute: false },
     execution: { attribute: false },

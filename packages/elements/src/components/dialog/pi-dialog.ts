@@ -2,6 +2,7 @@ import type { DialogReply, PiClient, SessionModel } from "@pi-kit/client";
 import type { DialogRequest } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { keyed } from "lit/directives/keyed.js";
+import { claim, release } from "../../internal/claims.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
@@ -32,6 +33,10 @@ const WARN_AT_SECONDS = 10;
  * it opens and returns where it was when the last one closes. With a client it registers as the
  * client's dialog handler and answers through it; without one, set `dialogs` and listen for
  * `pi-dialog-answer` / `pi-dialog-cancel`.
+ *
+ * One element per client answers: when several `<pi-dialog>`s serve the same client (say, the one
+ * `<pi-chat>` renders and one the page placed), the first connected wins and the others stand by,
+ * showing nothing, until it is removed. A `passive` dialog never registers and always shows.
  *
  * Keyboard: Escape cancels; Enter answers (Ctrl/⌘+Enter in the editor); in a select ↑ ↓ Home End
  * PageUp PageDown and typing move through the options; ← → move between Yes and No.
@@ -85,7 +90,10 @@ export class PiDialog extends LitElement {
   declare passive: boolean;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
-  /** The highlighted option of a select. */
+  /**
+   * The highlighted option of a select.
+   * @internal
+   */
   declare active: number;
 
   readonly #internals = this.attachInternals();
@@ -102,6 +110,8 @@ export class PiDialog extends LitElement {
   readonly #resolvers = new Map<string, (reply: DialogReply) => void>();
   readonly #warned = new Set<string>();
   #offHandler: (() => void) | undefined;
+  /** The client whose handler role this element holds or waits for. */
+  #claimed: PiClient | undefined;
   #items: readonly PiDialogItem[] = [];
   #shown: PiDialogItem | undefined;
   #focusPending = false;
@@ -155,7 +165,9 @@ export class PiDialog extends LitElement {
     if (changed.has("passive")) this.#register(this.#connection.connection);
     const previous = this.#shown;
     const closedHere = previous !== undefined && this.#closed.has(previous.request.id);
-    const source = this.dialogs ?? this.#connection.snapshot?.dialogs ?? [];
+    // Standing by behind another dialog element of the same client: that one shows them.
+    const standby = this.#claimed !== undefined && this.#offHandler === undefined;
+    const source = this.dialogs ?? (standby ? [] : (this.#connection.snapshot?.dialogs ?? []));
     const ids = new Set(source.map((d) => d.request.id));
     for (const set of [this.#closed, this.#warned])
       for (const id of set) if (!ids.has(id)) set.delete(id);
@@ -451,10 +463,18 @@ export class PiDialog extends LitElement {
   }
 
   #register(connection: PiConnection | undefined): void {
+    const client = this.passive || !this.isConnected ? undefined : connection?.client;
+    if (client === this.#claimed) return;
     this.#offHandler?.();
     this.#offHandler = undefined;
-    const client = connection?.client;
-    if (client === undefined || this.passive || !this.isConnected) return;
+    if (this.#claimed !== undefined) release("dialog", this.#claimed, this);
+    this.#claimed = client;
+    if (client !== undefined && claim("dialog", client, this, () => this.#takeOver(client)))
+      this.#takeOver(client);
+  }
+
+  #takeOver(client: PiClient): void {
+    this.requestUpdate();
     this.#offHandler = client.ui.setDialogHandler(
       (request, { signal }) =>
         new Promise<DialogReply>((resolve) => {

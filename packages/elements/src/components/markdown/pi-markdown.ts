@@ -4,7 +4,7 @@ import { repeat } from "lit/directives/repeat.js";
 import { highlight, highlightedNodes } from "../../internal/highlight.ts";
 import { MarkdownBlocks, renderBlock, renderMarkdown } from "../../internal/markdown.ts";
 import { baseStyles } from "../../styles/shared.ts";
-import { nestedTokenStyles } from "../../styles/tokens.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
 import { markdownContentStyles } from "./pi-markdown.styles.ts";
 
 /**
@@ -20,7 +20,7 @@ import { markdownContentStyles } from "./pi-markdown.styles.ts";
  * @cssproperty [--pi-color-code-bg=#f4f5f7] - Background of code.
  */
 export class PiMarkdown extends LitElement {
-  static override styles = [nestedTokenStyles, baseStyles, markdownContentStyles];
+  static override styles = [tokenStyles, baseStyles, markdownContentStyles];
   static override properties = {
     text: { type: String },
     streaming: { type: Boolean, reflect: true },

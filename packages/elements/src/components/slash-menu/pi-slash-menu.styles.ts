@@ -25,6 +25,8 @@ export const slashMenuStyles = css`
     min-width: 0;
   }
   .name {
+    /* Most names fit, so descriptions start in one column. */
+    min-width: 9em;
     font-family: var(--_font-mono);
     font-size: 0.9em;
     font-weight: 600;

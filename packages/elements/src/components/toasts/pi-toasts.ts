@@ -1,6 +1,7 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import { html, LitElement, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
+import { claim, release } from "../../internal/claims.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
@@ -47,6 +48,10 @@ let toastCounter = 0;
  * Shows pi's `notify` requests as toasts. Info disappears after `duration`, warnings after twice
  * that, errors stay until dismissed; hovering or focusing the stack pauses the clocks. Info and
  * warnings are announced politely (`role="status"`), errors assertively (`role="alert"`).
+ *
+ * One element per client shows its notifications: when several `<pi-toasts>` serve the same
+ * client (say, the one `<pi-chat>` renders and one the page placed), the first connected wins and
+ * the others stand by until it is removed. `show()` works on every one of them.
  *
  * Keyboard: Tab reaches each dismiss button; Escape dismisses the focused toast.
  *
@@ -96,6 +101,8 @@ export class PiToasts extends LitElement {
   });
   readonly #timers = new Map<string, Timer>();
   #off: (() => void) | undefined;
+  /** The client whose notifications this element shows or waits to show. */
+  #claimed: PiClient | undefined;
   #paused = false;
   #text: PiStrings = stringsFor("en");
 
@@ -231,8 +238,18 @@ export class PiToasts extends LitElement {
   }
 
   #listen(connection: PiConnection | undefined): void {
+    const client = connection?.client;
+    if (client === this.#claimed) return;
     this.#off?.();
-    this.#off = connection?.client?.on("extension_ui_request", (request) => {
+    this.#off = undefined;
+    if (this.#claimed !== undefined) release("toasts", this.#claimed, this);
+    this.#claimed = client;
+    if (client !== undefined && claim("toasts", client, this, () => this.#subscribe(client)))
+      this.#subscribe(client);
+  }
+
+  #subscribe(client: PiClient): void {
+    this.#off = client.on("extension_ui_request", (request) => {
       if (request.method !== "notify") return;
       // A newer pi may add types; anything unknown is shown as info rather than dropped.
       const type: ToastType =
