@@ -27,6 +27,7 @@ export {
   type QueueOptions,
   type RunResult,
   type RunSettledEvent,
+  type SessionResyncedEvent,
 } from "./client/pi-client.ts";
 export type { RunOutcome, WaitOptions } from "./client/run-tracker.ts";
 export type {
@@ -48,6 +49,7 @@ export {
   SessionModel,
   type SessionSnapshot,
   type SessionSource,
+  type SessionStamp,
   type ToolExecution,
 } from "./session/session-model.ts";
 export * from "./transports/index.ts";

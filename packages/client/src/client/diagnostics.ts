@@ -17,7 +17,11 @@ export type PiClientDiagnosticKind =
   /** An async event iterator dropped its oldest events because its buffer was full. */
   | "iterator_overflow"
   /** Writing to the transport failed. */
-  | "write_error";
+  | "write_error"
+  /** A run was settled from `get_state` because pi never announced its end (see `RunOutcome.inferred`). */
+  | "unannounced_run_end"
+  /** Resynchronising the session after a reconnect failed; the next reconnect tries again. */
+  | "resync_failed";
 
 /** One reported problem. Subscribe with `client.on("diagnostic", listener)`. */
 export interface PiClientDiagnostic {

@@ -11,6 +11,11 @@ export const PiClientErrorCode = {
   Cancelled: "cancelled",
   /** The transport closed (pi exited, the stream ended or failed) while the call was pending. */
   TransportClosed: "transport_closed",
+  /**
+   * The connection dropped after the command was sent and the transport reconnected: its answer is
+   * lost and pi may or may not have run it. Retrying is safe for queries, a judgement call otherwise.
+   */
+  ConnectionLost: "connection_lost",
   /** pi sent something that does not follow the protocol. */
   Protocol: "protocol",
   /** The connected pi does not implement the command (for example `get_tree` on 0.73.x). */
@@ -87,6 +92,15 @@ export class PiClientError extends Error {
       ...(info === undefined ? {} : { closeInfo: info }),
       cause: info?.error,
     });
+  }
+
+  /** The connection carrying the command dropped before pi's answer arrived; the transport has reconnected. */
+  static connectionLost(command: string): PiClientError {
+    return new PiClientError(
+      PiClientErrorCode.ConnectionLost,
+      `${command}: the connection dropped before pi answered; it may or may not have run`,
+      { command },
+    );
   }
 
   /** pi broke the protocol (an unparseable record, an id-less failure); `cause` holds the detail. */

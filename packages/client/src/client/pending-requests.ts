@@ -26,6 +26,8 @@ export interface CallOptions {
 interface Pending {
   readonly id: string;
   readonly command: string;
+  /** The connection that carried the record, once written (reconnecting transports). */
+  sentOn?: number;
   readonly resolve: (response: ResponseRecord) => void;
   readonly reject: (error: PiClientError) => void;
   readonly dispose: () => void;
@@ -87,6 +89,21 @@ export class PendingRequests {
     this.#pending.delete(id);
     entry.dispose();
     entry.reject(error);
+  }
+
+  /** Records which connection carried a call's record (a reconnecting transport's `generation`). */
+  markSent(id: string, generation: number): void {
+    const entry = this.#pending.get(id);
+    if (entry !== undefined) entry.sentOn = generation;
+  }
+
+  /** Fails the calls sent on a connection older than `generation`: their answers died with it. */
+  failSentBefore(generation: number, error: (command: string) => PiClientError): void {
+    for (const entry of [...this.#pending.values()]) {
+      if (entry.sentOn !== undefined && entry.sentOn < generation) {
+        this.fail(entry.id, error(entry.command));
+      }
+    }
   }
 
   /** Routes one response record. Responses never reach event listeners, whatever happens here. */

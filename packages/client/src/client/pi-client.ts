@@ -24,8 +24,15 @@ import {
 } from "@pi-kit/protocol";
 import { type DialogHandler, DialogManager } from "../extension-ui/dialog-manager.ts";
 import { applyUiRequest, EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
+import type { SessionStamp } from "../session/session-model.ts";
 import { SessionModel } from "../session/session-model.ts";
-import type { Transport, TransportCloseInfo, TransportFrame } from "../transports/transport.ts";
+import {
+  isReconnectingTransport,
+  type ReconnectInfo,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportFrame,
+} from "../transports/transport.ts";
 import { capabilitiesFor, type PiCapabilities, type PiVersionLine } from "./capabilities.ts";
 import type { PiClientDiagnostic } from "./diagnostics.ts";
 import { PiClientError } from "./errors.ts";
@@ -39,8 +46,18 @@ export interface RunSettledEvent {
   readonly aborted: boolean;
 }
 
-/** Everything a client delivers to listeners: pi's events, extension-UI requests, and `run_settled`. */
-export type ClientEvent = RpcEvent | ExtensionUiRequest | RunSettledEvent;
+/**
+ * Emitted after a reconnecting transport (WebSocket) reconnected and the client resynchronised:
+ * the session model again matches pi, and dialogs still pending are shown.
+ */
+export interface SessionResyncedEvent {
+  readonly type: "session_resynced";
+  /** The transport's connection generation now in use (2 after the first reconnect). */
+  readonly generation: number;
+}
+
+/** Everything a client delivers to listeners: pi's events, extension-UI requests, `run_settled` and `session_resynced`. */
+export type ClientEvent = RpcEvent | ExtensionUiRequest | RunSettledEvent | SessionResyncedEvent;
 
 /** The event of type `K`. */
 export type ClientEventOf<K extends ClientEvent["type"]> = Extract<
@@ -64,6 +81,11 @@ export interface ConnectOptions extends PiClientOptions {
   signal?: AbortSignal;
   /** Milliseconds for the handshake (each of its two round trips); 60 000 by default (0.73.x starts in ~1 s). */
   handshakeTimeoutMs?: number;
+  /**
+   * Load the transcript with `session.resync()` before resolving. Defaults to true for a
+   * reconnecting transport (a bridge session may predate this client), false otherwise.
+   */
+  resync?: boolean;
 }
 
 /** Options for `prompt`. */
@@ -123,6 +145,14 @@ const LONG_RUNNING = new Set<string>([
   "fork",
   "clone",
 ]);
+// On 0.73.x these abandon a run mid-stream without any end event; a `get_state` afterwards settles it.
+const ABANDONS_RUN_073 = new Set<string>([
+  "new_session",
+  "switch_session",
+  "compact",
+  "fork",
+  "clone",
+]);
 const DEFAULT_TIMEOUT_MS = 30_000;
 // A closed transport may still hold unread frames (the last responses); give the reader this long.
 const CLOSE_GRACE_MS = 50;
@@ -157,6 +187,8 @@ export class PiClient {
   #nextId = 0;
   #closeInfo: TransportCloseInfo | undefined;
   #pump: Promise<void>;
+  // The model's stamp when each response was read, for resync (see SessionStamp).
+  readonly #stamps = new WeakMap<object, SessionStamp>();
 
   /** Settles with why the transport closed; never rejects. */
   readonly closed: Promise<TransportCloseInfo>;
@@ -169,6 +201,7 @@ export class PiClient {
     try {
       await client.getState(call);
       if (options.capabilities === undefined) await client.#detect(call);
+      if (options.resync ?? isReconnectingTransport(transport)) await client.session.resync();
     } catch (error) {
       await client.close();
       throw error;
@@ -189,11 +222,18 @@ export class PiClient {
     this.#session = new SessionModel(
       {
         getState: () => this.getState(),
-        getMessages: () => this.request({ type: "get_messages" }),
+        getMessages: async () => {
+          const response = await this.#call({ type: "get_messages" }, {});
+          const data = response.data as CommandResponseData["get_messages"];
+          return { messages: data.messages, at: this.#stamps.get(response) };
+        },
         get getEntries() {
-          return client.#capabilities.supports("get_entries")
-            ? () => client.getEntries()
-            : undefined;
+          if (!client.#capabilities.supports("get_entries")) return undefined;
+          return async (since?: string) => {
+            const response = await client.#call({ type: "get_entries", ...opt({ since }) }, {});
+            const data = response.data as CommandResponseData["get_entries"];
+            return { ...data, at: client.#stamps.get(response) };
+          };
         },
       },
       report,
@@ -206,6 +246,12 @@ export class PiClient {
         this.#session.runSettled();
         this.#hub.emit({ type: "run_settled", aborted: outcome.aborted });
       },
+      unannounced: () =>
+        report({
+          kind: "unannounced_run_end",
+          message:
+            "pi reported idle while a run was open and never announced its end (a 0.73.x compact or new_session during a stream, or events lost in a reconnect); settled it as aborted",
+        }),
     });
     this.#dialogs = new DialogManager(
       {
@@ -216,6 +262,9 @@ export class PiClient {
       options.dialogHandler,
     );
     this.#writer = transport.writable.getWriter();
+    if (isReconnectingTransport(transport)) {
+      transport.onReconnect((info) => this.#reconnected(info));
+    }
     this.#pump = this.#read();
     this.closed = this.#watchClose();
   }
@@ -343,10 +392,15 @@ export class PiClient {
     return this.request({ type: "new_session", ...opt({ parentSession }) }, options);
   }
 
-  /** Reads model, modes, flags and counts (and records them in the session model). */
+  /**
+   * Reads model, modes, flags and counts (and records them in the session model). An idle answer
+   * also settles a run pi never announced the end of (see `RunOutcome.inferred`).
+   */
   async getState(options?: CallOptions): Promise<SessionState> {
+    const epoch = this.#tracker.epoch;
     const state = await this.request({ type: "get_state" }, options);
     this.#session.noteState(state);
+    this.#tracker.noteState(state, epoch);
     return state;
   }
 
@@ -590,17 +644,61 @@ export class PiClient {
     if (options.signal !== undefined) registration.signal = options.signal;
     if (timeoutMs !== undefined) registration.timeoutMs = timeoutMs;
     const response = this.#pending.register(String(id), type, registration);
-    this.#write({ ...command, id }).catch((error: unknown) => {
-      this.#pending.fail(
-        String(id),
-        error instanceof ProtocolError
-          ? PiClientError.invalidCommand(type, error)
-          : PiClientError.transportClosed(this.#closeInfo ?? { reason: "error", error }, type),
-      );
-    });
+    const transport = this.#transport;
+    this.#write({ ...command, id }).then(
+      () => {
+        // Read at once: a reconnect cannot happen between the send and this continuation.
+        if (isReconnectingTransport(transport))
+          this.#pending.markSent(String(id), transport.generation);
+      },
+      (error: unknown) => {
+        this.#pending.fail(
+          String(id),
+          error instanceof ProtocolError
+            ? PiClientError.invalidCommand(type, error)
+            : PiClientError.transportClosed(this.#closeInfo ?? { reason: "error", error }, type),
+        );
+      },
+    );
     const answer = await response;
     if (!answer.success) throw PiClientError.rpcFailed(type, answer.error ?? "(no error text)");
+    if (
+      ABANDONS_RUN_073.has(type) &&
+      this.#tracker.running &&
+      this.#capabilities.versionLine === "0.73"
+    ) {
+      void this.getState().catch(() => {
+        // Best effort: the next get_state settles the run as well.
+      });
+    }
     return answer;
+  }
+
+  // A reconnecting transport replaced its connection: answers and events of the gap are lost.
+  // Calls sent on the old connection fail as `connection_lost` (pi may or may not have run them;
+  // re-sending blindly could run a prompt twice), then the session is reloaded, the run state is
+  // reconciled by the resync's `get_state`, and dialogs pi no longer waits for are closed.
+  #reconnected(info: ReconnectInfo): void {
+    this.#pending.failSentBefore(info.generation, (command) =>
+      PiClientError.connectionLost(command),
+    );
+    this.#tracker.reconnected();
+    this.#session.connectionLost();
+    this.#dialogs.reattaching();
+    this.#session.resync().then(
+      () => {
+        this.#dialogs.reattached();
+        this.#hub.emit({ type: "session_resynced", generation: info.generation });
+      },
+      (error: unknown) => {
+        if (this.#closeInfo !== undefined) return;
+        this.#hub.report({
+          kind: "resync_failed",
+          message: `resynchronising after the reconnect failed: ${String(error)}`,
+          error,
+        });
+      },
+    );
   }
 
   async #write(record: object): Promise<void> {
@@ -681,6 +779,7 @@ export class PiClient {
     const inbound = parseInbound(frame);
     switch (inbound.kind) {
       case "response":
+        this.#stamps.set(inbound.response, this.#session.stamp());
         this.#pending.deliver(inbound.response);
         return;
       case "event":

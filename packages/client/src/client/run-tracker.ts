@@ -4,8 +4,13 @@ import { PiClientError } from "./errors.ts";
 
 /** How a run ended. */
 export interface RunOutcome {
-  /** True when the run ended by abort. */
+  /** True when the run ended by abort (or, when `inferred`, ended without pi announcing how). */
   readonly aborted: boolean;
+  /**
+   * True when pi never announced the end and `get_state` showed it idle: a 0.73.x `compact` or
+   * `new_session` during a stream (which emit no `agent_end`), or events lost in a reconnect.
+   */
+  readonly inferred?: boolean;
 }
 
 /** Options for waiting on a run. */
@@ -32,6 +37,8 @@ export interface RunTrackerHost {
   barrier(): Promise<SessionState>;
   /** Called once per settled run. */
   settled(outcome: RunOutcome): void;
+  /** Told when a run was settled from `get_state` because pi never announced its end. */
+  unannounced?(outcome: RunOutcome): void;
 }
 
 interface Waiter {
@@ -56,6 +63,8 @@ export class RunTracker {
   #retrying = false;
   #compacting = false;
   #lastAborted = false;
+  #sawEnd = false;
+  #settledByState = false;
   #closed: unknown;
 
   constructor(host: RunTrackerHost) {
@@ -72,20 +81,58 @@ export class RunTracker {
     return this.#starts;
   }
 
+  /** Changes whenever a run, retry or compaction starts; take it when sending `get_state`, for {@link noteState}. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /**
+   * Reconciles the tracker with a `get_state` answer to a request sent at `epoch`. When pi is idle
+   * (not streaming, not compacting) while a run is still open here, and nothing started since the
+   * request was sent, the run is over: it is settled (announced as `inferred` when pi never sent
+   * its end). Without this, a 0.73.x run ended by `compact` or `new_session` mid-stream, or a run
+   * whose end was lost in a reconnect, would stay running forever.
+   */
+  noteState(state: SessionState, epoch: number): void {
+    if (!this.#running || epoch !== this.#epoch) return;
+    if (state.isStreaming || state.isCompacting || this.#retrying || this.#compacting) return;
+    const announced = this.#sawEnd;
+    const outcome: RunOutcome = announced
+      ? { aborted: this.#lastAborted }
+      : { aborted: true, inferred: true };
+    // On 1.x pi reports idle just before it writes `agent_settled`; that late event is then a repeat.
+    this.#settledByState = true;
+    this.#settle(outcome);
+    if (!announced) this.#host.unannounced?.(outcome);
+  }
+
+  /** The connection was replaced: retry and compaction flags may be stale, as their end events may be lost. */
+  reconnected(): void {
+    this.#retrying = false;
+    this.#compacting = false;
+  }
+
   /** Feeds one event. */
   handle(event: RpcEvent): void {
     const v1 = this.#host.versionLine() === "1";
     switch (event.type) {
       case "agent_start":
         this.#running = true;
+        this.#sawEnd = false;
+        this.#settledByState = false;
         this.#retrying = false;
         this.#epoch++;
         this.#starts++;
         return;
       case "agent_settled":
+        if (this.#settledByState && !this.#running) {
+          this.#settledByState = false;
+          return;
+        }
         this.#settle({ aborted: event.aborted === true });
         return;
       case "agent_end":
+        this.#sawEnd = true;
         this.#lastAborted = lastAssistantAborted(event.messages);
         if (!v1 && event.willRetry !== true) this.#probe();
         return;

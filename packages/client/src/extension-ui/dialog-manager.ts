@@ -42,6 +42,10 @@ export interface PendingDialog {
   readonly runBound: boolean;
 }
 
+// Answers are remembered so a dialog the bridge re-sends after a reconnect (because our answer was
+// lost with the old connection) is answered again rather than shown twice; bounded, oldest dropped.
+const MAX_REMEMBERED_ANSWERS = 256;
+
 interface OpenDialog extends PendingDialog {
   readonly controller: AbortController;
   readonly timer: ReturnType<typeof setTimeout> | undefined;
@@ -65,8 +69,12 @@ export interface DialogHost {
 export class DialogManager {
   readonly #host: DialogHost;
   readonly #open = new Map<string, OpenDialog>();
+  readonly #answered = new Map<string, ExtensionUiResponse>();
   #handler: DialogHandler | undefined;
   #snapshot: readonly PendingDialog[] = [];
+  // While re-attaching: the ids pi re-sent, and the dialogs that were open when the connection dropped.
+  #resent: Set<string> | undefined;
+  #openAtDrop: readonly string[] = [];
 
   constructor(host: DialogHost, handler?: DialogHandler) {
     this.#host = host;
@@ -86,14 +94,23 @@ export class DialogManager {
     };
   }
 
-  /** Opens a dialog pi requested. */
+  /**
+   * Opens a dialog pi requested. A request for a dialog already open is ignored (the bridge re-sends
+   * pending dialogs on re-attach), and one already answered gets the same answer again.
+   */
   open(request: DialogRequest, runActive: boolean): void {
+    this.#resent?.add(request.id);
+    if (this.#open.has(request.id)) return;
+    const answered = this.#answered.get(request.id);
+    if (answered !== undefined) {
+      this.#host.respond(answered);
+      return;
+    }
     const handler = this.#handler;
     if (handler === undefined) {
       this.#send(request.id, undefined, request.method);
       return;
     }
-    this.#open.get(request.id)?.controller.abort("replaced");
     const timeout = request.method === "editor" ? undefined : request.timeout;
     const openedAt = Date.now();
     const deadline = timeout !== undefined && timeout > 0 ? openedAt + timeout : undefined;
@@ -151,6 +168,24 @@ export class DialogManager {
     for (const id of [...this.#open.keys()]) this.#close(id, reason, true);
   }
 
+  /** The connection dropped and was replaced: from now on, note which dialogs pi sends again. */
+  reattaching(): void {
+    this.#resent = new Set();
+    this.#openAtDrop = [...this.#open.keys()];
+  }
+
+  /**
+   * The re-attach is complete (the bridge re-sends pending dialogs before anything else): a dialog
+   * open before the drop that was not re-sent is no longer pending in pi, so it is closed as stale.
+   */
+  reattached(): void {
+    const resent = this.#resent;
+    if (resent === undefined) return;
+    this.#resent = undefined;
+    for (const id of this.#openAtDrop) if (!resent.has(id)) this.#close(id, "stale", true);
+    this.#openAtDrop = [];
+  }
+
   /** Closes every dialog without writing anything; used once the transport is gone. */
   dispose(): void {
     for (const id of [...this.#open.keys()]) this.#close(id, "closed", false);
@@ -198,6 +233,11 @@ export class DialogManager {
         message: `a ${method} dialog needs a string answer, got ${typeof reply}; cancelled it`,
       });
       response = { type: "extension_ui_response", id, cancelled: true };
+    }
+    this.#answered.set(id, response);
+    if (this.#answered.size > MAX_REMEMBERED_ANSWERS) {
+      const oldest = this.#answered.keys().next().value;
+      if (oldest !== undefined) this.#answered.delete(oldest);
     }
     this.#host.respond(response);
   }

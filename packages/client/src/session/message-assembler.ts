@@ -20,6 +20,8 @@ export interface StreamingToolCall extends ToolCall {
  */
 export class MessageAssembler {
   #current: AgentMessage | undefined;
+  // Deltas were lost (a dropped connection): later deltas would apply to the wrong text.
+  #stale = false;
 
   /** The message being streamed, if any. */
   get current(): AgentMessage | undefined {
@@ -28,6 +30,7 @@ export class MessageAssembler {
 
   /** Starts a message (any role; only assistant messages stream). */
   start(message: AgentMessage): AgentMessage {
+    this.#stale = false;
     this.#current =
       message.role === "assistant" ? { ...message, content: [...message.content] } : message;
     return this.#current;
@@ -35,6 +38,7 @@ export class MessageAssembler {
 
   /** Applies one delta; returns the new message, or `undefined` when there is no assistant message. */
   update(event: MessageUpdateEvent): AgentMessage | undefined {
+    if (this.#stale) return this.#rebase(event);
     const current = this.#current;
     if (current?.role !== "assistant") return undefined;
     const step = event.assistantMessageEvent;
@@ -109,6 +113,24 @@ export class MessageAssembler {
   /** Ends the message; the `message_end` message is authoritative and replaces what was assembled. */
   end(): void {
     this.#current = undefined;
+    this.#stale = false;
+  }
+
+  /**
+   * Deltas were lost: the message so far stays as it was (frozen) and later deltas are ignored
+   * until the next `message_start`, or, on 0.73.x, the next update's cumulative copy.
+   */
+  invalidate(): void {
+    if (this.#current !== undefined) this.#stale = true;
+  }
+
+  // 0.73.x repeats the whole message in every update: once, after a gap, that copy is worth reading.
+  #rebase(event: MessageUpdateEvent): AgentMessage | undefined {
+    const whole = event.message;
+    if (whole?.role !== "assistant") return undefined;
+    this.#stale = false;
+    this.#current = { ...whole, content: [...whole.content] };
+    return this.#current;
   }
 }
 

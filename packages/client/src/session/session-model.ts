@@ -13,6 +13,7 @@ import type { DiagnosticSink } from "../client/diagnostics.ts";
 import type { PendingDialog } from "../extension-ui/dialog-manager.ts";
 import { EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
 import { MessageAssembler } from "./message-assembler.ts";
+import { linearDelta, overlapMerge, sameValue, settleTools } from "./resync-merge.ts";
 
 /** One tool execution, keyed by `toolCallId`. */
 export interface ToolExecution {
@@ -74,14 +75,40 @@ export interface SessionSnapshot {
   readonly lastEntryId: string | undefined;
 }
 
-/** What a resync reads from pi. */
+/**
+ * How many messages and entries the event stream had delivered when pi's answer to a resync query
+ * was read: it tells a resync which events came after the answer, so none is lost or doubled.
+ */
+export interface SessionStamp {
+  /** Messages appended by `message_end` so far. */
+  readonly messages: number;
+  /** `entry_appended` events seen so far. */
+  readonly entries: number;
+}
+
+/** What a resync reads from pi. Answers may carry `at`, the model's {@link SessionModel.stamp} when they were read. */
 export interface SessionSource {
   getState(): Promise<SessionState>;
-  getMessages(): Promise<{ readonly messages: readonly AgentMessage[] }>;
-  /** 1.x only; `undefined` on 0.73.x. */
+  getMessages(): Promise<{
+    readonly messages: readonly AgentMessage[];
+    readonly at?: SessionStamp;
+  }>;
+  /** 1.x only; `undefined` on 0.73.x. With `since`, only the entries after that one (pi fails if it is unknown). */
   getEntries?:
-    | (() => Promise<{ readonly entries: readonly SessionEntry[]; readonly leafId: string | null }>)
+    | ((since?: string) => Promise<{
+        readonly entries: readonly SessionEntry[];
+        readonly leafId: string | null;
+        readonly at?: SessionStamp;
+      }>)
     | undefined;
+}
+
+// A resynced message whose `message_end` is still on its way is held back this many at most.
+const MAX_HELD_BACK = 8;
+
+interface Loaded {
+  readonly messages: readonly AgentMessage[];
+  readonly lastEntryId: string | undefined;
 }
 
 const INITIAL: SessionSnapshot = {
@@ -118,6 +145,14 @@ export class SessionModel {
   readonly #report: DiagnosticSink | undefined;
   #snapshot: SessionSnapshot = INITIAL;
   #notifyQueued = false;
+  #messageCount = 0;
+  #entryCount = 0;
+  // True once a full resync has loaded the transcript: only then is `lastEntryId` a cursor that
+  // the messages agree with (a model that joined a session late has entries but not all messages).
+  #baseline = false;
+  #resyncing: Promise<unknown> = Promise.resolve();
+  // Messages a resync added that the stream had not delivered: their `message_end` may still come.
+  #heldBack: AgentMessage[] = [];
 
   constructor(source: SessionSource, report?: DiagnosticSink) {
     this.#source = source;
@@ -134,26 +169,121 @@ export class SessionModel {
   readonly getSnapshot = (): SessionSnapshot => this.#snapshot;
 
   /**
-   * Reloads messages and flags from pi (`get_state`, `get_messages`, and on 1.x `get_entries` for the
-   * entry cursor). Use after connecting mid-session or when the stream may have missed events.
+   * The counts of messages and entries the event stream has delivered. A {@link SessionSource}
+   * stamps each answer with it, read synchronously when the answer arrives.
    */
-  async resync(): Promise<SessionSnapshot> {
-    const [state, { messages }, entries] = await Promise.all([
+  stamp(): SessionStamp {
+    return { messages: this.#messageCount, entries: this.#entryCount };
+  }
+
+  /**
+   * Reloads messages and flags from pi, after connecting mid-session or when events were lost (the
+   * client calls it after every reconnect). The first resync, and any on pi 0.73.x, replaces the
+   * transcript with `get_messages`; later ones on 1.x read only the entries after `lastEntryId`
+   * (`get_entries {since}`) and fall back to a full reload when those are not a plain continuation.
+   * Messages the stream delivered meanwhile are merged, never lost or doubled. Calls are serialised.
+   */
+  resync(): Promise<SessionSnapshot> {
+    const run = this.#resyncing.then(
+      () => this.#resync(),
+      () => this.#resync(),
+    );
+    this.#resyncing = run;
+    return run;
+  }
+
+  /** The connection dropped: events are being lost, so the streaming message stops taking deltas. */
+  connectionLost(): void {
+    this.#assembler.invalidate();
+  }
+
+  async #resync(): Promise<SessionSnapshot> {
+    const cursor = this.#snapshot.lastEntryId;
+    const getEntries = this.#source.getEntries;
+    const incremental = this.#baseline && cursor !== undefined && getEntries !== undefined;
+    const [state, merged] = await Promise.all([
       this.#source.getState(),
-      this.#source.getMessages(),
-      this.#source.getEntries?.(),
+      incremental ? this.#incremental(getEntries, cursor) : undefined,
     ]);
+    const loaded = merged ?? (await this.#full());
     const streaming = state.isStreaming ? this.#snapshot.streamingMessage : undefined;
+    if (!state.isStreaming) this.#assembler.end();
+    this.#baseline = true;
     this.#set({
-      messages,
+      messages: loaded.messages,
       state,
       isStreaming: state.isStreaming,
       isCompacting: state.isCompacting,
       isRunning: state.isStreaming || this.#snapshot.isRunning,
       streamingMessage: streaming,
-      lastEntryId: entries?.leafId ?? this.#snapshot.lastEntryId,
+      lastEntryId: loaded.lastEntryId,
+      toolExecutions: settleTools(this.#snapshot.toolExecutions, loaded.messages),
     });
     return this.#snapshot;
+  }
+
+  async #incremental(
+    getEntries: NonNullable<SessionSource["getEntries"]>,
+    cursor: string,
+  ): Promise<Loaded | undefined> {
+    let answer: Awaited<ReturnType<typeof getEntries>>;
+    try {
+      answer = await getEntries(cursor);
+    } catch {
+      // The cursor's entry is gone (a new or switched session): only a full reload can tell.
+      return undefined;
+    }
+    const delta = linearDelta(answer.entries, cursor, answer.leafId);
+    if (delta === undefined) return undefined;
+    const { before, after } = this.#splitAt(answer.at);
+    const merged = overlapMerge(overlapMerge(before, delta), after);
+    this.#holdBack(delta, before, after);
+    return { messages: merged, lastEntryId: this.#cursorAfter(answer.leafId, answer.at) };
+  }
+
+  async #full(): Promise<Loaded> {
+    const [{ messages, at }, entries] = await Promise.all([
+      this.#source.getMessages(),
+      this.#source.getEntries?.(),
+    ]);
+    const { after } = this.#splitAt(at);
+    this.#holdBack(messages, [], after);
+    const lastEntryId =
+      entries === undefined
+        ? this.#snapshot.lastEntryId
+        : this.#cursorAfter(entries.leafId ?? undefined, entries.at);
+    return { messages: overlapMerge(messages, after), lastEntryId };
+  }
+
+  // The transcript as it was when pi's answer was read (`before`), and what the stream appended since.
+  #splitAt(at: SessionStamp | undefined): { before: AgentMessage[]; after: AgentMessage[] } {
+    const messages = this.#snapshot.messages;
+    const later =
+      at === undefined ? 0 : Math.min(messages.length, this.#messageCount - at.messages);
+    const cut = messages.length - Math.max(0, later);
+    return { before: messages.slice(0, cut), after: messages.slice(cut) };
+  }
+
+  // An `entry_appended` read after pi's answer is newer than the answer's leaf: keep it.
+  #cursorAfter(
+    leafId: string | null | undefined,
+    at: SessionStamp | undefined,
+  ): string | undefined {
+    if (at !== undefined && this.#entryCount > at.entries) return this.#snapshot.lastEntryId;
+    return leafId ?? undefined;
+  }
+
+  // pi may report a message before its `message_end` reaches us; remember the newest reported ones
+  // the stream has not delivered, so that late `message_end` does not add them twice.
+  #holdBack(
+    reported: readonly AgentMessage[],
+    before: readonly AgentMessage[],
+    after: readonly AgentMessage[],
+  ): void {
+    const seen = [...before.slice(-MAX_HELD_BACK), ...after];
+    this.#heldBack = reported
+      .slice(-MAX_HELD_BACK)
+      .filter((message) => !seen.some((known) => sameValue(known, message)));
   }
 
   /** Applies one event from pi. Called by the client before its listeners run. */
@@ -184,6 +314,14 @@ export class SessionModel {
       case "message_end": {
         this.#assembler.end();
         const usage = event.message.role === "assistant" ? event.message.usage : s.usage;
+        const held = this.#heldBack.findIndex((message) => sameValue(message, event.message));
+        if (held !== -1) {
+          // A resync already added this message: it was in pi's answer before this event arrived.
+          this.#heldBack.splice(held, 1);
+          this.#set({ streamingMessage: undefined, usage });
+          return;
+        }
+        this.#messageCount++;
         this.#set({ messages: [...s.messages, event.message], streamingMessage: undefined, usage });
         return;
       }
@@ -248,6 +386,7 @@ export class SessionModel {
         this.#set({ isRetrying: false, retry: undefined });
         return;
       case "entry_appended":
+        this.#entryCount++;
         this.#set({ lastEntryId: event.entry.id });
         return;
       case "session_info_changed":
@@ -263,6 +402,7 @@ export class SessionModel {
 
   /** The run settled (agent_settled, or the 0.73.x fallback). */
   runSettled(): void {
+    this.#heldBack = [];
     this.#set({ isRunning: false, isStreaming: false, isRetrying: false, retry: undefined });
   }
 

@@ -2,7 +2,7 @@
  * Internal plumbing shared by the transports: bytes in, frames out, and strings in, bytes out.
  * Web standards only, so every transport (and every runtime) frames records the same way.
  */
-import { JsonlDecoderStream } from "@pi-kit/protocol";
+import { JsonlDecoder, type JsonlFrame } from "@pi-kit/protocol";
 import type { TransportFrame } from "./transport.ts";
 
 /** How a frame source ended: cleanly (`failed: false`), or with the `error` that ended it. */
@@ -24,18 +24,30 @@ export interface FramePump {
  * Eager reading is deliberate: end of input is then noticed (and `closed` settles) even while
  * nobody reads the frames, and pi never blocks on a full stdout pipe. A client that reads its
  * frames continuously (as it must, pi's events are unsolicited) keeps memory bounded.
+ *
+ * With `highWaterMark` (opt-in), reading is paced instead: once that many frames wait unread in
+ * `readable`, the source is not read again until the consumer catches up, so a relay (the bridge)
+ * can push back on pi through the pipe rather than buffer without bound.
  */
 export function pumpFrames(
   source: ReadableStream<Uint8Array | string>,
   maxRecordBytes: number | undefined,
+  highWaterMark?: number,
 ): FramePump {
-  const decoder =
-    maxRecordBytes === undefined
-      ? new JsonlDecoderStream()
-      : new JsonlDecoderStream({ maxRecordBytes });
-  const reader = source.pipeThrough(decoder).getReader();
+  // Decoded here rather than through a JsonlDecoderStream: one read per chunk instead of one more
+  // stream hop (read request, promise, microtask) per record.
+  const decoder = new JsonlDecoder(maxRecordBytes === undefined ? {} : { maxRecordBytes });
+  const reader = source.getReader();
+  const emit = (frame: JsonlFrame): void => {
+    if (open) controller.enqueue(frame);
+  };
   let controller!: ReadableStreamDefaultController<TransportFrame>;
   let open = true;
+  const paced = highWaterMark !== undefined;
+  // Paced mode reads the source only while the consumer wants more: `pull` (a read request, or a
+  // queue below the high-water mark) sets `demand`; a full queue clears it.
+  let demand = true;
+  let wake: (() => void) | undefined;
   const finish = (): void => {
     if (!open) return;
     open = false;
@@ -45,21 +57,39 @@ export function pumpFrames(
       // Already closed or errored by a cancel from the consumer.
     }
   };
-  const readable = new ReadableStream<TransportFrame>({
-    start(c) {
-      controller = c;
+  const readable = new ReadableStream<TransportFrame>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        demand = true;
+        wake?.();
+        wake = undefined;
+      },
+      cancel(reason) {
+        open = false;
+        wake?.();
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      open = false;
-      return reader.cancel(reason);
-    },
-  });
+    paced ? new CountQueuingStrategy({ highWaterMark }) : undefined,
+  );
   const ended = (async (): Promise<SourceEnd> => {
     try {
       for (;;) {
+        while (paced && open && !demand) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
         const { done, value } = await reader.read();
-        if (done) return { failed: false };
-        if (open) controller.enqueue(value);
+        if (done) {
+          decoder.finish(emit, emit);
+          return { failed: false };
+        }
+        decoder.scan(value, emit, emit);
+        if (paced && (controller.desiredSize ?? 0) <= 0) demand = false;
       }
     } catch (error) {
       return { failed: true, error };
@@ -72,6 +102,7 @@ export function pumpFrames(
     ended,
     stop(reason) {
       finish();
+      wake?.();
       reader.cancel(reason).catch(() => {
         // The source may already have failed; `ended` reports that.
       });

@@ -1,6 +1,7 @@
 /**
  * @module
- * The transports that run anywhere (web standards only): the interface, streams, replay and recording.
+ * The transports that run anywhere (web standards only): the interface, streams, WebSocket, replay
+ * and recording.
  * Child processes are in the runtime entry points: `@pi-kit/client/process` (automatic),
  * `/node`, `/deno` and `/bun`.
  */
@@ -18,4 +19,41 @@ export {
   type ReplayTransport,
 } from "./replay-transport.ts";
 export { createStreamTransport, type StreamTransportOptions } from "./stream-transport.ts";
-export type { Transport, TransportCloseInfo, TransportFrame } from "./transport.ts";
+export {
+  isReconnectingTransport,
+  type ReconnectInfo,
+  type ReconnectingTransport,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportFrame,
+} from "./transport.ts";
+export {
+  type Backoff,
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  type ReconnectOptions,
+  resolveBackoff,
+} from "./websocket/backoff.ts";
+export { BridgeCloseCode, finalCloseInfo } from "./websocket/close-codes.ts";
+export {
+  type ClosedState,
+  type ConnectingState,
+  type ConnectionState,
+  ConnectionStateEvent,
+  type ConnectionStatus,
+  type OpenState,
+  type ReconnectingState,
+  type SocketClose,
+  WebSocketCloseError,
+} from "./websocket/connection-state.ts";
+export { PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./websocket/protocols.ts";
+export type {
+  WebSocketConstructor,
+  WebSocketEventLike,
+  WebSocketLike,
+} from "./websocket/socket.ts";
+export {
+  createWebSocketTransport,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "./websocket/websocket-transport.ts";

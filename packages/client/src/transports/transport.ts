@@ -31,3 +31,30 @@ export interface Transport {
   /** Closes the channel gracefully (for a process: stdin first, then signals); resolves when closed. */
   close(): Promise<TransportCloseInfo>;
 }
+
+/** What a {@link ReconnectingTransport} reports when a new connection replaced a dropped one. */
+export interface ReconnectInfo {
+  /** The new connection's generation: 2 for the first reconnect, 3 for the next, … */
+  readonly generation: number;
+}
+
+/**
+ * A transport that survives dropped connections (the WebSocket transport). Its `readable` does not
+ * end on a drop: the new connection's records follow on the same stream. Records pi wrote while
+ * disconnected are lost, which is why the client resynchronises on {@link onReconnect}.
+ */
+export interface ReconnectingTransport extends Transport {
+  /** How many connections have opened so far; read after a write resolves, it names the connection that carried it. */
+  readonly generation: number;
+  /**
+   * Registers a listener called in stream order: once every record of the dropped connection has
+   * been read from `readable`, before the first record of the new one. Returns its remover.
+   */
+  onReconnect(listener: (info: ReconnectInfo) => void): () => void;
+}
+
+/** True when `transport` reconnects by itself and reports it (see {@link ReconnectingTransport}). */
+export function isReconnectingTransport(transport: Transport): transport is ReconnectingTransport {
+  const candidate = transport as Partial<ReconnectingTransport>;
+  return typeof candidate.onReconnect === "function" && typeof candidate.generation === "number";
+}

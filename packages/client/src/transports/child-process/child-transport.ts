@@ -40,7 +40,7 @@ export function createChildTransport(
 ): ChildProcessTransport {
   const ring = new StderrRing(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
   const stderrDone = drainStderr(child.stderr, ring, options.onStderr);
-  const frames = pumpFrames(child.stdout, options.maxRecordBytes);
+  const frames = pumpFrames(child.stdout, options.maxRecordBytes, options.highWaterMark);
   // A failed write means pi is gone or going: its exit, not the write error, closes the transport.
   const sink = lineSink(child.stdin);
   let exited = false;

@@ -58,8 +58,8 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
     {
       pid: child.pid,
       stdin: toWritable(child.stdin),
-      stdout: toReadable(child.stdout),
-      stderr: toReadable(child.stderr),
+      stdout: toReadable(child.stdout, options.highWaterMark !== undefined),
+      stderr: toReadable(child.stderr, false),
       exited,
       kill(signal) {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -70,15 +70,18 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
 }
 
 /**
- * A Node readable as a web stream, read eagerly (the transport pumps it anyway).
+ * A Node readable as a web stream, read eagerly (the transport pumps it anyway), or `paced`:
+ * paused while a chunk waits unread, so pi blocks on its pipe when the transport's reader stops.
  * Hand-rolled rather than `Readable.toWeb`, whose Node 20 version mishandles early ends.
  */
-function toReadable(stream: Readable): ReadableStream<Uint8Array> {
+function toReadable(stream: Readable, paced: boolean): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let done = false;
       stream.on("data", (chunk: Uint8Array) => {
-        if (!done) controller.enqueue(chunk);
+        if (done) return;
+        controller.enqueue(chunk);
+        if (paced && (controller.desiredSize ?? 0) <= 0) stream.pause();
       });
       stream.once("end", () => {
         if (done) return;
@@ -96,6 +99,9 @@ function toReadable(stream: Readable): ReadableStream<Uint8Array> {
         done = true;
         controller.close();
       });
+    },
+    pull() {
+      if (paced && stream.isPaused()) stream.resume();
     },
     cancel() {
       stream.destroy();

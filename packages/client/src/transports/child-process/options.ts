@@ -37,6 +37,13 @@ export interface ChildProcessOptions {
   readonly stopTimeouts?: StopTimeouts;
   /** Largest inbound record in UTF-8 bytes; a larger one becomes a `record_too_large` frame. Defaults to 64 MiB. */
   readonly maxRecordBytes?: number;
+  /**
+   * Opt-in flow control: pi's stdout is read only while fewer than this many frames wait unread in
+   * `readable`, so a slow consumer makes pi block on its full stdout pipe instead of the transport
+   * buffering without bound (the bridge relies on this). Unset (the default), stdout is read
+   * eagerly. Frames still in the pipe 50 ms after pi exits are dropped, as with eager reading.
+   */
+  readonly highWaterMark?: number;
   /** Receives pi's stderr as it arrives (decoded UTF-8), for live logging. */
   readonly onStderr?: (text: string) => void;
 }

@@ -1,0 +1,57 @@
+/** The subprotocol that names the wire format: one JSONL record per text message. */
+export const PROTOCOL_V1 = "pi-kit.v1";
+
+/** Prefix of the subprotocol entry that carries the bearer token. */
+export const TOKEN_PROTOCOL_PREFIX = "pi-kit.token.";
+
+// RFC 6455 subprotocols are RFC 7230 tokens; base64url and hex tokens fit, `=` padding does not.
+const TOKEN_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The subprotocol list to offer: `pi-kit.v1`, the token entry, then `extra`. The token travels in
+ * the `Sec-WebSocket-Protocol` header, never in the URL, so it stays out of access logs and history.
+ * Throws a `TypeError` for a token or protocol a WebSocket cannot carry.
+ */
+export function offeredProtocols(
+  token: string | undefined,
+  extra: readonly string[] = [],
+): string[] {
+  const list = [PROTOCOL_V1];
+  if (token !== undefined) {
+    if (!TOKEN_CHARS.test(token)) {
+      throw new TypeError(
+        "the bridge token must use URL-safe token characters (for example base64url without '=' padding or hex)",
+      );
+    }
+    list.push(TOKEN_PROTOCOL_PREFIX + token);
+  }
+  for (const protocol of extra) {
+    if (!TOKEN_CHARS.test(protocol))
+      throw new TypeError(`invalid WebSocket subprotocol: ${protocol}`);
+    if (!list.includes(protocol)) list.push(protocol);
+  }
+  return list;
+}
+
+/**
+ * Resolves `url` to a `ws:`/`wss:` URL: `http(s):` is mapped to `ws(s):`, and a relative URL is
+ * resolved against the page in a browser. Throws a `TypeError` for a URL that carries a token in
+ * its query (`token`, `access_token`), which would defeat keeping it out of logs.
+ */
+export function socketUrl(url: string | URL): string {
+  const base = (globalThis as { location?: { href?: string } }).location?.href;
+  const resolved = new URL(String(url), base);
+  if (resolved.protocol === "http:") resolved.protocol = "ws:";
+  else if (resolved.protocol === "https:") resolved.protocol = "wss:";
+  if (resolved.protocol !== "ws:" && resolved.protocol !== "wss:") {
+    throw new TypeError(
+      `a WebSocket URL must be ws:, wss:, http: or https:, got ${resolved.protocol}`,
+    );
+  }
+  for (const name of ["token", "access_token"]) {
+    if (resolved.searchParams.has(name)) {
+      throw new TypeError(`pass the token as the "token" option, not in the URL's "${name}" query`);
+    }
+  }
+  return resolved.href;
+}

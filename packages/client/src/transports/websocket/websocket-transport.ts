@@ -1,0 +1,362 @@
+import { JsonlDecoder } from "@pi-kit/protocol";
+import { settlesWithin } from "../frames.ts";
+import type {
+  ReconnectInfo,
+  ReconnectingTransport,
+  TransportCloseInfo,
+  TransportFrame,
+} from "../transport.ts";
+import { type Backoff, backoffDelay, type ReconnectOptions, resolveBackoff } from "./backoff.ts";
+import { finalCloseInfo } from "./close-codes.ts";
+import {
+  type ConnectionState,
+  ConnectionStateEvent,
+  type SocketClose,
+  WebSocketCloseError,
+} from "./connection-state.ts";
+import { FrameQueue } from "./frame-queue.ts";
+import { offeredProtocols, socketUrl } from "./protocols.ts";
+import {
+  globalWebSocket,
+  messageText,
+  OPEN,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from "./socket.ts";
+
+/** How long `close()` waits for the server's closing handshake before it lets go. */
+const CLOSE_HANDSHAKE_MS = 1000;
+/** Upgrade refusals that no retry can fix: bad request, token, origin, unknown session. */
+const FINAL_HTTP_STATUSES = new Set([400, 401, 403, 404]);
+/** Default bound on opening one socket. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A socket open this long counts as a success and resets the backoff. A bridge that accepts and
+ * then closes at once (overloaded, restarting) must not be retried at the initial delay forever.
+ */
+const STABLE_MS = 2000;
+
+/** Options for {@link createWebSocketTransport}. */
+export interface WebSocketTransportOptions {
+  /** The session's WebSocket URL, e.g. `wss://host/sessions/main/ws` (`http(s):` and, in a page, relative URLs work too). */
+  readonly url: string | URL;
+  /** The bridge token; sent as the `pi-kit.token.<token>` subprotocol, never in the URL. */
+  readonly token?: string;
+  /** More subprotocols to offer after `pi-kit.v1` and the token. */
+  readonly protocols?: readonly string[];
+  /** Reconnect timing, or `false` to close for good on the first drop. */
+  readonly reconnect?: ReconnectOptions | false;
+  /** Closes the transport (as `close()` does) when it aborts. */
+  readonly signal?: AbortSignal;
+  /** The WebSocket class; defaults to the global one. Node 20 has none: pass `ws`'s, or use `@pi-kit/client/ws-node`. */
+  readonly WebSocket?: WebSocketConstructor;
+  /** Milliseconds for one socket to open before the attempt counts as failed. Defaults to 10 000. */
+  readonly connectTimeoutMs?: number;
+  /** Largest inbound record in UTF-8 bytes; a larger one becomes a `record_too_large` frame. Defaults to 64 MiB. */
+  readonly maxRecordBytes?: number;
+}
+
+/**
+ * A transport to a pi session behind the bridge, over one WebSocket at a time: it reconnects with
+ * backoff and jitter, keeps its `readable` open across reconnects, and reports its state.
+ */
+export interface WebSocketTransport extends ReconnectingTransport, EventTarget {
+  /** The URL it connects to. */
+  readonly url: string;
+  /** Where the connection stands now; a `statechange` event ({@link ConnectionStateEvent}) follows every change. */
+  readonly state: ConnectionState;
+  /** Reconnects now: skips a pending backoff delay, or drops an open socket and opens a new one. */
+  reconnect(): void;
+}
+
+/**
+ * Connects to a pi session through the WebSocket bridge. Web standards only: the global
+ * `WebSocket` of browsers, Deno, Bun and Node 22, or any compatible class passed as `WebSocket`.
+ *
+ * Drops (network loss, bridge restart, stalls: codes 1001, 1006, 1011-1013) reconnect with backoff
+ * and jitter; the records of the new socket follow on the same `readable`, and `onReconnect`
+ * listeners run between the two sockets' records. Writes made while disconnected wait for the next
+ * socket. Final closes settle `closed`: pi exited (4000, or 4001 with an exit code: `exit` with
+ * `exitCode`, `signal`, `stderrTail`), refusals (1003, 1008, 1009, replaced by another client 4002:
+ * `error`), a normal close (1000: `eof`), `close()` (`closed`), or giving up after
+ * `reconnect.maxAttempts` failures (`error`). The bridge refuses a bad token or origin with an HTTP
+ * status before the upgrade, which browsers report as a plain failure (1006): it is retried, so a UI
+ * that stays `reconnecting` should ask the bridge's `GET /api/sessions` why.
+ *
+ * @example
+ * ```ts
+ * const transport = createWebSocketTransport({ url: "wss://example.com/sessions/main/ws", token });
+ * transport.addEventListener("statechange", () => render(transport.state));
+ * const client = await PiClient.connect(transport);
+ * ```
+ */
+export function createWebSocketTransport(options: WebSocketTransportOptions): WebSocketTransport {
+  return new WebSocketTransportImpl(options);
+}
+
+class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
+  readonly url: string;
+  readonly readable: ReadableStream<TransportFrame>;
+  readonly writable: WritableStream<string>;
+  readonly closed: Promise<TransportCloseInfo>;
+  readonly #queue: FrameQueue;
+  readonly #protocols: string[];
+  readonly #Socket: WebSocketConstructor;
+  readonly #backoff: Backoff;
+  readonly #connectTimeoutMs: number;
+  readonly #maxRecordBytes: number | undefined;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = (): void => void this.close();
+  #settle!: (info: TransportCloseInfo) => void;
+  #state: ConnectionState = { status: "connecting" };
+  #socket: WebSocketLike | undefined;
+  #generation = 0;
+  #attempt = 0;
+  #openedAt: number | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #openTimer: ReturnType<typeof setTimeout> | undefined;
+  #openWaiters: Array<{ resolve: (s: WebSocketLike) => void; reject: (e: unknown) => void }> = [];
+  #closeRequested = false;
+  #final: TransportCloseInfo | undefined;
+
+  constructor(options: WebSocketTransportOptions) {
+    super();
+    this.url = socketUrl(options.url);
+    this.#protocols = offeredProtocols(options.token, options.protocols);
+    const Socket = options.WebSocket ?? globalWebSocket();
+    if (Socket === undefined) {
+      throw new TypeError(
+        "this runtime has no global WebSocket (Node 20): pass `WebSocket` from the ws package, or use createNodeWebSocketTransport from @pi-kit/client/ws-node",
+      );
+    }
+    this.#Socket = Socket;
+    this.#backoff =
+      options.reconnect === false
+        ? resolveBackoff({ maxAttempts: 0 })
+        : resolveBackoff(options.reconnect);
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#maxRecordBytes = options.maxRecordBytes;
+    this.closed = new Promise((resolve) => {
+      this.#settle = resolve;
+    });
+    this.#queue = new FrameQueue(
+      () => void this.close(),
+      // A throwing reconnect listener is the client's bug; surface it without breaking the stream.
+      (error) => queueMicrotask(() => reportError(error)),
+    );
+    this.readable = this.#queue.readable;
+    this.writable = new WritableStream<string>({
+      write: async (record) => {
+        const socket = await this.#whenOpen();
+        // One record per text message: the bridge adds the LF when it writes to pi's stdin.
+        socket.send(record.endsWith("\n") ? record.slice(0, -1) : record);
+      },
+      close: async () => {
+        await this.close();
+      },
+      abort: async () => {
+        await this.close();
+      },
+    });
+    this.#signal = options.signal;
+    if (this.#signal?.aborted) {
+      this.#finish({ reason: "closed" });
+      return;
+    }
+    this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
+    this.#open();
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  onReconnect(listener: (info: ReconnectInfo) => void): () => void {
+    return this.#queue.onReconnect(listener);
+  }
+
+  reconnect(): void {
+    if (this.#final !== undefined || this.#closeRequested) return;
+    if (this.#retryTimer !== undefined) {
+      clearTimeout(this.#retryTimer);
+      this.#retryTimer = undefined;
+      this.#open();
+      return;
+    }
+    const socket = this.#socket;
+    if (socket === undefined) return;
+    // Forget the socket first so its late events are ignored, then open the next one at once.
+    this.#detach(socket, 1000, "reconnect");
+    this.#openedAt = undefined;
+    this.#attempt = 1;
+    const lastClose = { code: 1000, reason: "reconnect requested" };
+    this.#setState({ status: "reconnecting", attempt: 1, delayMs: 0, lastClose });
+    this.#open();
+  }
+
+  async close(): Promise<TransportCloseInfo> {
+    if (this.#final !== undefined || this.#closeRequested) return this.closed;
+    this.#closeRequested = true;
+    const socket = this.#socket;
+    if (socket === undefined) {
+      this.#finish({ reason: "closed" });
+      return this.closed;
+    }
+    try {
+      socket.close(1000, "client closed");
+    } catch {
+      // Closing a socket that already failed throws in some implementations; it is closed either way.
+    }
+    if (!(await settlesWithin(this.closed, CLOSE_HANDSHAKE_MS))) this.#finish({ reason: "closed" });
+    return this.closed;
+  }
+
+  #open(): void {
+    let socket: WebSocketLike;
+    try {
+      socket = new this.#Socket(this.url, this.#protocols);
+    } catch (error) {
+      this.#finish({ reason: "error", error });
+      return;
+    }
+    this.#socket = socket;
+    socket.binaryType = "arraybuffer";
+    const decoder = new JsonlDecoder({
+      ...(this.#maxRecordBytes === undefined ? {} : { maxRecordBytes: this.#maxRecordBytes }),
+      onError: (error) => this.#queue.push(error),
+    });
+    this.#openTimer = setTimeout(() => {
+      this.#openTimer = undefined;
+      if (this.#socket !== socket || socket.readyState === OPEN) return;
+      this.#detach(socket, 1000, "connect timeout");
+      this.#dropped({ code: 1006, reason: `no connection within ${this.#connectTimeoutMs} ms` });
+    }, this.#connectTimeoutMs);
+    let opened = false;
+    socket.addEventListener("open", () => {
+      if (this.#socket !== socket) return;
+      opened = true;
+      this.#clearOpenTimer();
+      this.#generation++;
+      this.#openedAt = Date.now();
+      if (this.#generation > 1) this.#queue.reconnected({ generation: this.#generation });
+      this.#setState({ status: "open", generation: this.#generation, protocol: socket.protocol });
+      for (const waiter of this.#openWaiters.splice(0)) waiter.resolve(socket);
+    });
+    socket.addEventListener("message", (event) => {
+      if (this.#socket !== socket) return;
+      const text = messageText(event.data);
+      if (text === undefined) return;
+      for (const record of decoder.push(text.endsWith("\n") ? text : `${text}\n`)) {
+        if (record !== "") this.#queue.push(record);
+      }
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      this.#clearOpenTimer();
+      if (this.#closeRequested) this.#finish({ reason: "closed" });
+      // Deno reports an abnormal close as code 0; 1006 is what the standard says it is.
+      else this.#dropped({ code: event.code || 1006, reason: event.reason ?? "" });
+    });
+    // After an open socket's error a close event follows, which decides what happens; listening
+    // also keeps `ws` from treating the error as unhandled. A socket that fails before opening is
+    // settled here: Node 22's WebSocket fires no close event then. Where the HTTP status of a
+    // refused upgrade is visible (`ws`; browsers hide it), a refusal no retry can fix is final.
+    socket.addEventListener("error", (event) => {
+      if (this.#socket !== socket || opened) return;
+      const message = event.message ?? "";
+      const status = /Unexpected server response: (\d{3})/.exec(message)?.[1];
+      this.#detach(socket, 1000, "failed");
+      const close = { code: 1006, reason: message };
+      if (this.#closeRequested) this.#finish({ reason: "closed" });
+      else if (status !== undefined && FINAL_HTTP_STATUSES.has(Number(status))) {
+        const refusal = `the bridge refused the connection with HTTP ${status}`;
+        this.#finish({ reason: "error", error: new WebSocketCloseError(refusal, close) });
+      } else this.#dropped(close);
+    });
+  }
+
+  #dropped(close: SocketClose): void {
+    const final = finalCloseInfo(close);
+    if (final !== undefined) {
+      this.#finish(final);
+      return;
+    }
+    if (this.#openedAt !== undefined && Date.now() - this.#openedAt >= STABLE_MS) this.#attempt = 0;
+    this.#openedAt = undefined;
+    const attempt = ++this.#attempt;
+    if (attempt > this.#backoff.maxAttempts) {
+      const tries = attempt - 1;
+      const message =
+        tries === 0
+          ? `the connection dropped (code ${close.code}) and reconnecting is off`
+          : `gave up reconnecting after ${tries} attempt${tries === 1 ? "" : "s"} (last close code ${close.code})`;
+      this.#finish({ reason: "error", error: new WebSocketCloseError(message, close) });
+      return;
+    }
+    const delayMs = backoffDelay(attempt, this.#backoff);
+    this.#setState({ status: "reconnecting", attempt, delayMs, lastClose: close });
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#open();
+    }, delayMs);
+  }
+
+  #whenOpen(): Promise<WebSocketLike> {
+    if (this.#final !== undefined) return Promise.reject(closedError(this.#final));
+    const socket = this.#socket;
+    if (socket !== undefined && socket.readyState === OPEN) return Promise.resolve(socket);
+    return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }));
+  }
+
+  #detach(socket: WebSocketLike, code: number, reason: string): void {
+    if (this.#socket === socket) this.#socket = undefined;
+    this.#clearOpenTimer();
+    try {
+      socket.close(code, reason);
+    } catch {
+      // Closing a socket that is still connecting may throw; it is abandoned either way.
+    }
+  }
+
+  #finish(info: TransportCloseInfo): void {
+    if (this.#final !== undefined) return;
+    this.#final = info;
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    const socket = this.#socket;
+    if (socket !== undefined) this.#detach(socket, 1000, "client closed");
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+    const error = closedError(info);
+    for (const waiter of this.#openWaiters.splice(0)) waiter.reject(error);
+    this.#queue.end();
+    this.#setState({ status: "closed", closeInfo: info });
+    this.#settle(info);
+  }
+
+  #clearOpenTimer(): void {
+    if (this.#openTimer !== undefined) clearTimeout(this.#openTimer);
+    this.#openTimer = undefined;
+  }
+
+  #setState(state: ConnectionState): void {
+    this.#state = state;
+    this.dispatchEvent(new ConnectionStateEvent(state));
+  }
+}
+
+function closedError(info: TransportCloseInfo): Error {
+  return info.error instanceof Error
+    ? info.error
+    : new Error(`the WebSocket transport is closed (${info.reason})`);
+}
+
+function reportError(error: unknown): void {
+  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+  if (typeof report === "function") report(error);
+  else throw error;
+}
