@@ -1,0 +1,114 @@
+/**
+ * @module
+ * The bridge on Bun: `Bun.serve` with Hono's Bun WebSocket handlers (`hono/bun`), and an upgrade
+ * that echoes only `pi-kit.v1`. Bun is described by small local interfaces, no type package.
+ *
+ * @example
+ * ```ts
+ * import { serveBridge } from "@pi-kit/bridge/bun";
+ * const served = await serveBridge({ pi: { command: "pi", args: ["--mode", "rpc"] }, sessionsDir: "./sessions" });
+ * console.log(served.url, served.token);
+ * ```
+ */
+import { websocket } from "hono/bun";
+import { defineWebSocketHelper } from "hono/ws";
+import { createBridge, DEFAULT_LIMITS } from "../bridge.ts";
+import { generateToken } from "../security/token.ts";
+import {
+  baseUrl,
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  type ServeBridgeOptions,
+  type ServedBridge,
+} from "../serve-options.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
+
+/** The part of Bun's `ServerWebSocket` the bridge uses. */
+interface BunSocket {
+  getBufferedAmount(): number;
+  terminate?(): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** The part of Bun's `Server` used here. */
+interface BunServer {
+  readonly port: number;
+  upgrade(request: Request, options: { headers?: Record<string, string>; data: unknown }): boolean;
+  stop(closeActiveConnections?: boolean): Promise<void> | void;
+}
+
+/** The part of the `Bun` global used here. */
+interface BunNamespace {
+  serve(options: {
+    port: number;
+    hostname: string;
+    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
+    websocket: typeof websocket & { maxPayloadLength: number };
+  }): BunServer;
+}
+
+/**
+ * Like `hono/bun`'s `upgradeWebSocket`, but the handshake echoes the chosen protocol: Bun would
+ * otherwise echo the first offered entry, which may be the token.
+ */
+const upgradeWebSocket = defineWebSocketHelper<BunSocket, { protocol?: string }>(
+  (c, events, options) => {
+    const env = c.env as BunServer | { server: BunServer };
+    const server = "server" in env ? env.server : env;
+    const protocol = options?.protocol;
+    const upgraded = server.upgrade(c.req.raw, {
+      ...(protocol === undefined ? {} : { headers: { "Sec-WebSocket-Protocol": protocol } }),
+      // The shape hono/bun's `websocket` handlers read.
+      data: { events, url: new URL(c.req.url), protocol: protocol ?? "" },
+    });
+    return upgraded
+      ? new Response(null)
+      : new Response("WebSocket upgrade failed", { status: 400 });
+  },
+);
+
+/**
+ * WebSocket support for Bun. Serve with {@link bunWebSocketHandler} as `Bun.serve`'s `websocket`;
+ * it makes Bun enforce `maxRecordBytes` itself (close 1009).
+ */
+export const bunWebSocket: WebSocketRuntime<BunSocket> = {
+  upgrade: (c, events, protocol) =>
+    upgradeWebSocket(c, events, protocol === undefined ? {} : { protocol }),
+  bufferedAmount: (ws) => ws.getBufferedAmount(),
+  terminate: (ws) => {
+    if (ws.terminate !== undefined) ws.terminate();
+    else ws.close();
+  },
+};
+
+/** `Bun.serve`'s `websocket` option for a bridge: Hono's handlers plus the message size cap. */
+export function bunWebSocketHandler(
+  maxRecordBytes: number = DEFAULT_LIMITS.maxRecordBytes,
+): typeof websocket & { maxPayloadLength: number } {
+  return { ...websocket, maxPayloadLength: maxRecordBytes };
+}
+
+/** Serves a bridge with `Bun.serve`; resolves once listening. */
+export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBridge> {
+  const bun = (globalThis as { Bun?: BunNamespace }).Bun;
+  if (bun === undefined) throw new TypeError("serveBridge from @pi-kit/bridge/bun needs Bun");
+  const token = options.token ?? generateToken();
+  const bridge = createBridge({ ...options, token }, bunWebSocket as WebSocketRuntime);
+  const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  const server = bun.serve({
+    port: options.port ?? DEFAULT_PORT,
+    hostname,
+    fetch: (request, srv) => bridge.app.fetch(request, srv),
+    websocket: bunWebSocketHandler(options.limits?.maxRecordBytes),
+  });
+  return {
+    bridge,
+    url: baseUrl(hostname, server.port),
+    port: server.port,
+    token,
+    async close() {
+      await bridge.close();
+      await server.stop(true);
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * @module
+ * The bridge on Node: `@hono/node-server` 2 and its built-in WebSocket upgrade over `ws`.
+ *
+ * @example
+ * ```ts
+ * import { serveBridge } from "@pi-kit/bridge/node";
+ * const served = await serveBridge({ pi: { command: "pi", args: ["--mode", "rpc"] }, sessionsDir: "./sessions" });
+ * console.log(served.url, served.token);
+ * ```
+ */
+import type { AddressInfo } from "node:net";
+import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
+import * as wsModule from "ws";
+import { createBridge, DEFAULT_LIMITS } from "../bridge.ts";
+import { generateToken, SUBPROTOCOL } from "../security/token.ts";
+import {
+  baseUrl,
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  type ServeBridgeOptions,
+  type ServedBridge,
+} from "../serve-options.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
+
+/** The part of a `ws` socket the bridge uses. */
+interface NodeSocket {
+  readonly bufferedAmount: number;
+  terminate(): void;
+}
+
+/** The options of `ws`'s `WebSocketServer` used here. */
+interface WsServerOptions {
+  noServer: true;
+  maxPayload: number;
+  perMessageDeflate: boolean;
+  handleProtocols: (protocols: Set<string>) => string | false;
+}
+
+/** `ws`'s server class, described locally: only the fields `@hono/node-server` needs. */
+const WebSocketServer = (
+  wsModule as unknown as { WebSocketServer: new (options: WsServerOptions) => WebSocketServerLike }
+).WebSocketServer;
+
+/** A `ws` server for `serve({ websocket: { server } })`, and the bridge's view of it. */
+export interface NodeWebSocket {
+  /** Pass to `createBridge`. */
+  readonly runtime: WebSocketRuntime<NodeSocket>;
+  /** Pass to `@hono/node-server`'s `serve({ fetch, websocket: { server } })`. */
+  readonly server: WebSocketServerLike;
+}
+
+/**
+ * WebSocket support for Node. `ws` enforces `maxRecordBytes` itself (close 1009), and the
+ * handshake echoes only `pi-kit.v1`, never the token entry.
+ */
+export function nodeWebSocket(options: { readonly maxRecordBytes?: number } = {}): NodeWebSocket {
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes,
+    // Compression would hide the real queue size from bufferedAmount and costs CPU per event.
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  return {
+    server,
+    runtime: {
+      // The protocol is chosen by handleProtocols above.
+      upgrade: (c, events) =>
+        upgradeWebSocket(c, events as unknown as Parameters<typeof upgradeWebSocket>[1]),
+      bufferedAmount: (ws) => ws.bufferedAmount,
+      terminate: (ws) => ws.terminate(),
+    },
+  };
+}
+
+/** Serves a bridge on Node; resolves once listening. */
+export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBridge> {
+  const token = options.token ?? generateToken();
+  const maxRecordBytes = options.limits?.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes;
+  const sockets = nodeWebSocket({ maxRecordBytes });
+  const bridge = createBridge({ ...options, token }, sockets.runtime as WebSocketRuntime);
+  const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  let server: ReturnType<typeof serve> | undefined;
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server = serve(
+      {
+        fetch: bridge.app.fetch,
+        port: options.port ?? DEFAULT_PORT,
+        hostname,
+        websocket: { server: sockets.server },
+      },
+      (info) => resolve(info),
+    );
+    server.once("error", reject);
+  });
+  const closeServer = (): Promise<void> =>
+    new Promise<void>((done) => {
+      if (server === undefined) return done();
+      server.close(() => done());
+      // Sockets of clients that never close would hold close() forever.
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+  return {
+    bridge,
+    url: baseUrl(hostname, address.port),
+    port: address.port,
+    token,
+    async close() {
+      await bridge.close();
+      await closeServer();
+    },
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * `createBridge`: the Hono app (session API plus `GET /sessions/:name/ws`) and the lifecycle of
+ * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
+ */
+
+import type {
+  ChildProcessOptions,
+  ChildProcessTransport,
+  StopTimeouts,
+} from "@pi-kit/client/process";
+import { spawnPi } from "@pi-kit/client/process";
+import { type Context, Hono } from "hono";
+import { cors } from "hono/cors";
+import { BridgeError } from "./errors.ts";
+import { failure, sessionRoutes } from "./http/routes.ts";
+import { type BridgeLogger, jsonLogger, safeLog } from "./logger.ts";
+import { type CommandPolicyOptions, createCommandPolicy } from "./security/command-policy.ts";
+import { createOriginCheck } from "./security/origin.ts";
+import {
+  assertUsableToken,
+  offeredProtocols,
+  presentedToken,
+  SUBPROTOCOL,
+  tokensEqual,
+} from "./security/token.ts";
+import type { PiProcessSpec } from "./sessions/session.ts";
+import { SessionRegistry } from "./sessions/session-registry.ts";
+import { relayEvents } from "./ws/relay.ts";
+import type { WebSocketRuntime } from "./ws/runtime.ts";
+
+/** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
+export interface BridgeLimits {
+  /** Most sessions at once. Default 16. Past it: HTTP 503. */
+  readonly maxSessions?: number;
+  /** How long a session without a client keeps its pi running. Default 30 s. */
+  readonly graceMs?: number;
+  /** Reap an attached session after this long without a record either way; 0 = never. Default 1 h. */
+  readonly idleMs?: number;
+  /** Largest inbound message (one record) in UTF-8 bytes. Default 1 MiB. Past it: close 1009. */
+  readonly maxRecordBytes?: number;
+  /** Sustained inbound messages per second per connection. Default 50. Past it: close 1008. */
+  readonly messagesPerSecond?: number;
+  /** Inbound burst allowance per connection. Default 100. */
+  readonly messageBurst?: number;
+  /** Socket bytes queued before the bridge stops reading pi. Default 1 MiB. */
+  readonly highWaterMark?: number;
+  /** How long a socket may stay over the high-water mark before it is closed (1013). Default 30 s. */
+  readonly stallTimeoutMs?: number;
+  /** Open dialogs kept per session for re-sending. Default 32. */
+  readonly maxPendingDialogs?: number;
+  /** Bytes of input queued for a pi that does not read it before the client is shed. Default 8 MiB. */
+  readonly maxStdinBytes?: number;
+}
+
+/** The defaults of {@link BridgeLimits}. */
+export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
+  maxSessions: 16,
+  graceMs: 30_000,
+  idleMs: 3_600_000,
+  maxRecordBytes: 1024 * 1024,
+  messagesPerSecond: 50,
+  messageBurst: 100,
+  highWaterMark: 1024 * 1024,
+  stallTimeoutMs: 30_000,
+  maxPendingDialogs: 32,
+  maxStdinBytes: 8 * 1024 * 1024,
+};
+
+/** Options of {@link createBridge}. */
+export interface BridgeOptions {
+  /** The pi command every session runs. Clients never choose the command or its arguments. */
+  readonly pi: PiProcessSpec;
+  /** The shared secret clients present (see `generateToken`). */
+  readonly token: string;
+  /** The directory holding one session directory per session name. */
+  readonly sessionsDir: string;
+  /** pi arguments that put its session files in `sessionDir`. Default `["--session-dir", dir]`. */
+  readonly sessionArgs?: (sessionDir: string) => readonly string[];
+  /** Browser origins allowed to connect, e.g. `["http://localhost:5173"]`; `"*"` for any. Default none. */
+  readonly origins?: readonly string[];
+  /** Which records clients may send. Default: every valid command. */
+  readonly policy?: CommandPolicyOptions;
+  /** Limits; see {@link DEFAULT_LIMITS}. */
+  readonly limits?: BridgeLimits;
+  /** Whether a WebSocket to an unknown session creates it (else 404). Default `true`. */
+  readonly autoCreate?: boolean;
+  /** Receives structured log entries. Default: JSON lines on stderr. */
+  readonly logger?: BridgeLogger;
+  /** Spawns pi; default `spawnPi` from `@pi-kit/client/process` (the current runtime's own API). */
+  readonly spawn?: (options: ChildProcessOptions) => Promise<ChildProcessTransport>;
+  /** Timeouts of each pi's graceful stop (stdin close, then SIGTERM, then SIGKILL). */
+  readonly stopTimeouts?: StopTimeouts;
+}
+
+/** A bridge: mount `app` in any Hono server, and `close()` it on shutdown. */
+export interface Bridge {
+  /** The routes: `/api/sessions…` and `/sessions/:name/ws`. */
+  readonly app: Hono;
+  /** The sessions, for inspection and direct control. */
+  readonly sessions: SessionRegistry;
+  /** The limits in force, defaults filled in. */
+  readonly limits: Readonly<Required<BridgeLimits>>;
+  /** Refuses new work, closes every socket (1001) and stops every pi gracefully, stdin first. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a bridge on a runtime's WebSocket support. Most callers use `serveBridge` from
+ * `@pi-kit/bridge/node`, `/deno` or `/bun`, which also start the server.
+ *
+ * @example
+ * ```ts
+ * import { createBridge, generateToken } from "@pi-kit/bridge";
+ * import { denoWebSocket } from "@pi-kit/bridge/deno";
+ * const bridge = createBridge(
+ *   { pi: { command: "pi", args: ["--mode", "rpc"] }, token: generateToken(), sessionsDir: "./sessions" },
+ *   denoWebSocket,
+ * );
+ * Deno.serve({ hostname: "127.0.0.1", port: 8787 }, bridge.app.fetch);
+ * ```
+ */
+export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime): Bridge {
+  assertUsableToken(options.token);
+  const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
+  const logger = options.logger ?? jsonLogger();
+  const policy = createCommandPolicy(options.policy);
+  const originAllowed = createOriginCheck(options.origins ?? []);
+  const autoCreate = options.autoCreate !== false;
+  const registry = new SessionRegistry({
+    sessionsDir: options.sessionsDir,
+    maxSessions: limits.maxSessions,
+    graceMs: limits.graceMs,
+    idleMs: limits.idleMs,
+    pi: options.pi,
+    sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
+    spawn: options.spawn ?? spawnPi,
+    highWaterMark: limits.highWaterMark,
+    maxPendingDialogs: limits.maxPendingDialogs,
+    maxStdinBytes: limits.maxStdinBytes,
+    stopTimeouts: options.stopTimeouts,
+    logger,
+  });
+  let closing: Promise<void> | undefined;
+
+  const reject = (c: Context, status: 400 | 401 | 403 | 404 | 426 | 503, reason: string) => {
+    safeLog(logger, {
+      event: "connection_rejected",
+      status,
+      reason,
+      ...(c.req.param("name") === undefined ? {} : { session: c.req.param("name") }),
+      origin: c.req.header("origin") ?? null,
+    });
+    return c.json({ error: reason }, status);
+  };
+
+  const app = new Hono();
+  // Preflights carry no credentials, so CORS answers them before the token check.
+  app.use(
+    "/api/*",
+    cors({
+      origin: (origin) => (originAllowed(origin) ? origin : null),
+      allowMethods: ["GET", "POST", "DELETE"],
+      allowHeaders: ["Authorization", "Content-Type"],
+      maxAge: 600,
+    }),
+  );
+  app.use("*", async (c, next) => {
+    if (!originAllowed(c.req.header("origin") ?? null)) {
+      return reject(c, 403, "Origin not allowed");
+    }
+    const token = presentedToken(c.req.raw.headers);
+    if (token === undefined) return reject(c, 401, "Missing token");
+    if (!tokensEqual(token, options.token)) return reject(c, 401, "Wrong token");
+    if (closing !== undefined) return reject(c, 503, "The bridge is closing");
+    await next();
+  });
+  app.route("/api", sessionRoutes(registry));
+
+  app.get("/sessions/:name/ws", async (c) => {
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+      return reject(c, 426, "Expected a WebSocket upgrade");
+    }
+    const offered = offeredProtocols(c.req.raw.headers);
+    const protocol = offered.includes(SUBPROTOCOL) ? SUBPROTOCOL : undefined;
+    // Browsers insist the server echo one offered entry, and the token entry must never be it.
+    if (offered.length > 0 && protocol === undefined) {
+      return reject(c, 400, `Offer the ${SUBPROTOCOL} subprotocol`);
+    }
+    const name = c.req.param("name");
+    let session = registry.get(name);
+    if (session === undefined) {
+      if (!autoCreate) return reject(c, 404, "No such session");
+      try {
+        session = (await registry.open(name)).session;
+      } catch (error) {
+        const status = error instanceof BridgeError ? error.status : 500;
+        safeLog(logger, {
+          event: "connection_rejected",
+          status,
+          reason: error instanceof Error ? error.message : String(error),
+          session: name,
+          origin: c.req.header("origin") ?? null,
+        });
+        return failure(c, error);
+      }
+    }
+    const events = relayEvents({
+      session,
+      runtime,
+      policy,
+      limits,
+      logger,
+      origin: c.req.header("origin") ?? null,
+    });
+    return runtime.upgrade(c, events, protocol);
+  });
+
+  return {
+    app,
+    sessions: registry,
+    limits,
+    close() {
+      closing ??= registry.closeAll().then(() => safeLog(logger, { event: "bridge_closed" }));
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * A secure WebSocket bridge that owns pi processes and relays their RPC records to browsers.
+ * The runtime entry points `@pi-kit/bridge/node`, `/deno` and `/bun` serve it.
+ */
+export {
+  type Bridge,
+  type BridgeLimits,
+  type BridgeOptions,
+  createBridge,
+  DEFAULT_LIMITS,
+} from "./bridge.ts";
+export {
+  BridgeCloseCode,
+  closeReason,
+  MAX_CLOSE_REASON_BYTES,
+} from "./close-codes.ts";
+export { BridgeError, BridgeErrorCode } from "./errors.ts";
+export type { CreateSessionBody } from "./http/routes.ts";
+export {
+  type BridgeLogEvent,
+  type BridgeLogEventName,
+  type BridgeLogger,
+  jsonLogger,
+  silentLogger,
+} from "./logger.ts";
+export {
+  type CommandPolicy,
+  type CommandPolicyOptions,
+  createCommandPolicy,
+  DENIED_PREFIX,
+  type PolicyDecision,
+} from "./security/command-policy.ts";
+export { createOriginCheck, type OriginCheck } from "./security/origin.ts";
+export { TokenBucket } from "./security/rate-limit.ts";
+export {
+  generateToken,
+  SUBPROTOCOL,
+  TOKEN_PROTOCOL_PREFIX,
+  tokensEqual,
+} from "./security/token.ts";
+export {
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  type ServeBridgeOptions,
+  type ServedBridge,
+} from "./serve-options.ts";
+export type {
+  PiProcessSpec,
+  Session,
+  SessionConnection,
+  SessionExit,
+  SessionInfo,
+  SessionState,
+} from "./sessions/session.ts";
+export { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
+export type { WebSocketRuntime } from "./ws/runtime.ts";

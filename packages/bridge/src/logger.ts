@@ -1,0 +1,96 @@
+/** One structured log entry. Entries never carry the token, headers or record contents. */
+export type BridgeLogEvent =
+  | { readonly event: "bridge_started"; readonly url?: string; readonly sessionsDir: string }
+  | { readonly event: "bridge_closed" }
+  | {
+      readonly event: "connection_open";
+      readonly session: string;
+      readonly connection: number;
+      readonly origin: string | null;
+    }
+  | {
+      readonly event: "connection_close";
+      readonly session: string;
+      readonly connection: number;
+      readonly code: number;
+      readonly reason: string;
+    }
+  | {
+      readonly event: "connection_rejected";
+      readonly status: number;
+      readonly reason: string;
+      readonly session?: string;
+      readonly origin: string | null;
+    }
+  | {
+      readonly event: "connection_stalled";
+      readonly session: string;
+      readonly connection: number;
+      readonly bufferedAmount: number;
+    }
+  | {
+      readonly event: "command_denied";
+      readonly session: string;
+      readonly connection: number;
+      readonly command: string;
+      readonly reason: string;
+    }
+  | { readonly event: "session_created"; readonly session: string; readonly pid: number | null }
+  | { readonly event: "session_closed"; readonly session: string; readonly reason: string }
+  | {
+      readonly event: "session_reaped";
+      readonly session: string;
+      readonly reason: "grace" | "idle";
+    }
+  | {
+      readonly event: "pi_exit";
+      readonly session: string;
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+      readonly stderrTail: string;
+    }
+  | { readonly event: "pi_record_error"; readonly session: string; readonly error: string };
+
+/** The name of a log event. */
+export type BridgeLogEventName = BridgeLogEvent["event"];
+
+/** Receives every log entry; must not throw (a throwing logger is ignored). */
+export type BridgeLogger = (entry: BridgeLogEvent) => void;
+
+const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
+  "connection_rejected",
+  "connection_stalled",
+  "command_denied",
+  "pi_record_error",
+]);
+
+/** The level a log event is written at. */
+export function logLevel(event: BridgeLogEventName): "info" | "warn" {
+  return WARNINGS.has(event) ? "warn" : "info";
+}
+
+/**
+ * The default logger: one JSON line per entry (`{"time","level","event",…}`) to `write`,
+ * which defaults to stderr so stdout stays free for the CLI's one-time URL and token.
+ */
+export function jsonLogger(
+  write: (line: string) => void = (line) => console.error(line),
+): BridgeLogger {
+  return (entry) => {
+    write(
+      JSON.stringify({ time: new Date().toISOString(), level: logLevel(entry.event), ...entry }),
+    );
+  };
+}
+
+/** A logger that drops everything, for tests and embedding. */
+export const silentLogger: BridgeLogger = () => {};
+
+/** Calls `logger`, keeping a throwing one from breaking the bridge. */
+export function safeLog(logger: BridgeLogger, entry: BridgeLogEvent): void {
+  try {
+    logger(entry);
+  } catch {
+    // A broken log sink must not take a session down; there is nowhere else to report it.
+  }
+}

@@ -1,0 +1,374 @@
+/**
+ * One session: one pi process (through the client's child-process transport, with paced
+ * reading), its own session directory, at most one attached connection, and the dialogs pi is
+ * waiting on.
+ */
+import { mkdir } from "node:fs/promises";
+import type {
+  ChildProcessOptions,
+  ChildProcessTransport,
+  StopTimeouts,
+} from "@pi-kit/client/process";
+import { isDialogMethod } from "@pi-kit/protocol";
+import { BridgeCloseCode, closeReason } from "../close-codes.ts";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import { PendingDialogs } from "./pending-dialogs.ts";
+
+/** Frames the transport may hold unread before the bridge stops reading pi's stdout. */
+const TRANSPORT_HIGH_WATER_MARK = 16;
+
+/** The pi command every session runs, fixed by the server: clients never choose it. */
+export interface PiProcessSpec {
+  /** The executable, for example `pi`, or `node` with pi's `cli.js` first in `args`. */
+  readonly command: string;
+  /** Arguments, `--mode rpc` included; the session directory arguments are appended. */
+  readonly args?: readonly string[];
+  /** pi's working directory (the project); defaults to the bridge's. */
+  readonly cwd?: string;
+  /** Extra environment; `undefined` removes a variable. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where a session's pi is in its life. */
+export type SessionState = "starting" | "running" | "stopping" | "exited";
+
+/** How pi ended. */
+export interface SessionExit {
+  /** The exit code, or `null` when a signal ended it. */
+  readonly exitCode: number | null;
+  /** The signal that ended it, or `null`. */
+  readonly signal: string | null;
+  /** The last lines pi wrote to stderr. */
+  readonly stderrTail: string;
+  /** Whether the bridge stopped it (`true`) or it ended by itself. */
+  readonly stoppedByBridge: boolean;
+}
+
+/** A snapshot of a session for the HTTP API and for tests. */
+export interface SessionInfo {
+  /** The session's name (also its directory name). */
+  readonly name: string;
+  /** pi's lifecycle state. */
+  readonly state: SessionState;
+  /** Whether pi is in a run (between `agent_start` and `agent_settled`/`agent_end`). */
+  readonly streaming: boolean;
+  /** Whether a client is attached. */
+  readonly attached: boolean;
+  /** pi's process id, while known. */
+  readonly pid: number | null;
+  /** When the session was created (ISO 8601). */
+  readonly createdAt: string;
+  /** The last record in either direction (ISO 8601). */
+  readonly lastActivity: string;
+  /** Dialogs pi still waits on. */
+  readonly pendingDialogs: number;
+  /** Bytes queued on the attached socket now, and the most seen on it. */
+  readonly bufferedAmount: number;
+  /** The most bytes ever queued on one of this session's sockets (the backpressure bound). */
+  readonly peakBufferedAmount: number;
+  /** How often reading pi was paused because a socket was over the high-water mark. */
+  readonly pauses: number;
+  /** How pi ended, once it has. */
+  readonly exit: SessionExit | null;
+}
+
+/** What a session needs from the socket attached to it. */
+export interface SessionConnection {
+  /** A number for the logs. */
+  readonly id: number;
+  /** Sends one record as one text message. */
+  send(line: string): void;
+  /** Bytes queued on the socket and not yet sent. */
+  bufferedAmount(): number;
+  /** Resolves once the socket is below the high-water mark, closed, or closed for stalling. */
+  drained(): Promise<void>;
+  /** Closes the socket with a code and reason. */
+  close(code: number, reason: string): void;
+}
+
+/** Everything a session needs from the bridge, resolved. */
+export interface SessionSettings {
+  readonly pi: PiProcessSpec;
+  readonly sessionArgs: (sessionDir: string) => readonly string[];
+  readonly spawn: (options: ChildProcessOptions) => Promise<ChildProcessTransport>;
+  readonly highWaterMark: number;
+  readonly maxPendingDialogs: number;
+  readonly maxStdinBytes: number;
+  readonly stopTimeouts: StopTimeouts | undefined;
+  readonly logger: BridgeLogger;
+}
+
+/** One pi process and the connection attached to it. Create with {@link Session.start}. */
+export class Session {
+  /** The session's name. */
+  readonly name: string;
+  /** The session directory, where pi keeps its session files. */
+  readonly dir: string;
+  /** Settles once pi has exited. */
+  readonly exited: Promise<SessionExit>;
+  readonly #settings: SessionSettings;
+  readonly #transport: ChildProcessTransport;
+  readonly #writer: WritableStreamDefaultWriter<string>;
+  readonly #dialogs: PendingDialogs;
+  readonly #createdAt = Date.now();
+  #state: SessionState = "running";
+  #streaming = false;
+  #connection: SessionConnection | undefined;
+  #lastActivity = Date.now();
+  #detachedAt = performance.now();
+  #stdinQueued = 0;
+  #peakBuffered = 0;
+  #pauses = 0;
+  #exit: SessionExit | null = null;
+  #stopping = false;
+
+  private constructor(
+    name: string,
+    dir: string,
+    transport: ChildProcessTransport,
+    settings: SessionSettings,
+  ) {
+    this.name = name;
+    this.dir = dir;
+    this.#settings = settings;
+    this.#transport = transport;
+    this.#writer = transport.writable.getWriter();
+    this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
+    const pumped = this.#pump();
+    this.exited = transport.closed.then(async (info) => {
+      // Let the pump deliver what pi wrote before it died, then report the exit.
+      await pumped;
+      return this.#onExit(info.exitCode ?? null, info.signal ?? null, info.stderrTail ?? "");
+    });
+  }
+
+  /** Creates the session directory and spawns pi in it. */
+  static async start(name: string, dir: string, settings: SessionSettings): Promise<Session> {
+    await mkdir(dir, { recursive: true });
+    let transport: ChildProcessTransport;
+    try {
+      transport = await settings.spawn({
+        command: settings.pi.command,
+        args: [...(settings.pi.args ?? []), ...settings.sessionArgs(dir)],
+        ...(settings.pi.cwd === undefined ? {} : { cwd: settings.pi.cwd }),
+        ...(settings.pi.env === undefined ? {} : { env: settings.pi.env }),
+        highWaterMark: TRANSPORT_HIGH_WATER_MARK,
+        ...(settings.stopTimeouts === undefined ? {} : { stopTimeouts: settings.stopTimeouts }),
+      });
+    } catch (cause) {
+      throw new BridgeError(BridgeErrorCode.SpawnFailed, `Cannot start pi for session ${name}`, {
+        cause,
+      });
+    }
+    const session = new Session(name, dir, transport, settings);
+    safeLog(settings.logger, {
+      event: "session_created",
+      session: name,
+      pid: transport.pid ?? null,
+    });
+    return session;
+  }
+
+  /** Whether pi is still running. */
+  get alive(): boolean {
+    return this.#state === "running";
+  }
+
+  /** Whether a client is attached. */
+  get attached(): boolean {
+    return this.#connection !== undefined;
+  }
+
+  /** Milliseconds (performance clock) since the last client left, or since creation. */
+  detachedFor(now = performance.now()): number {
+    return this.#connection === undefined ? now - this.#detachedAt : 0;
+  }
+
+  /** Milliseconds since the last record in either direction. */
+  idleFor(now = Date.now()): number {
+    return now - this.#lastActivity;
+  }
+
+  /**
+   * Attaches a connection, replacing (closing) an earlier one, and re-sends the dialogs pi is
+   * still waiting on. A session whose pi has exited closes the connection with the exit reason.
+   */
+  attach(connection: SessionConnection): void {
+    if (this.#exit !== null || this.#stopping) {
+      connection.close(...this.#endCode());
+      return;
+    }
+    const previous = this.#connection;
+    this.#connection = connection;
+    previous?.close(BridgeCloseCode.Replaced, closeReason({ reason: "replaced" }));
+    for (const line of this.#dialogs.replay()) connection.send(line);
+  }
+
+  /** Detaches a connection (it closed); the grace period starts. */
+  detach(connection: SessionConnection): void {
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
+    this.#detachedAt = performance.now();
+  }
+
+  /**
+   * Writes one record (already checked by the policy) to pi's stdin. Returns `false` when pi's
+   * input has backed up past `maxStdinBytes`: the caller should shed the client.
+   */
+  write(line: string, uiResponseId?: string): boolean {
+    if (this.#exit !== null) return true;
+    const size = line.length;
+    if (this.#stdinQueued + size > this.#settings.maxStdinBytes) return false;
+    this.#stdinQueued += size;
+    this.#lastActivity = Date.now();
+    if (uiResponseId !== undefined) this.#dialogs.answer(uiResponseId);
+    this.#writer.write(`${line}\n`).then(
+      () => {
+        this.#stdinQueued -= size;
+      },
+      () => {
+        // pi is gone: its exit, reported through `exited`, says why.
+        this.#stdinQueued -= size;
+      },
+    );
+    return true;
+  }
+
+  /** Stops pi gracefully (stdin first) after closing the attached socket; resolves with the exit. */
+  async close(reason: "closed" | "idle" | "grace" | "shutdown"): Promise<SessionExit> {
+    if (!this.#stopping && this.#exit === null) {
+      this.#stopping = true;
+      this.#state = "stopping";
+      const connection = this.#connection;
+      this.#connection = undefined;
+      if (reason === "shutdown") {
+        connection?.close(BridgeCloseCode.GoingAway, closeReason({ reason }));
+      } else {
+        connection?.close(BridgeCloseCode.SessionClosed, closeReason({ reason }));
+      }
+      await this.#transport.close();
+      safeLog(this.#settings.logger, { event: "session_closed", session: this.name, reason });
+    }
+    return this.exited;
+  }
+
+  /** Sends a signal to pi at once (tests, emergencies); the exit is reported as usual. */
+  kill(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): void {
+    this.#transport.kill(signal);
+  }
+
+  /** A snapshot for the API. */
+  info(): SessionInfo {
+    const buffered = this.#connection?.bufferedAmount() ?? 0;
+    return {
+      name: this.name,
+      state: this.#state,
+      streaming: this.#streaming,
+      attached: this.#connection !== undefined,
+      pid: this.#exit === null ? (this.#transport.pid ?? null) : null,
+      createdAt: new Date(this.#createdAt).toISOString(),
+      lastActivity: new Date(this.#lastActivity).toISOString(),
+      pendingDialogs: this.#dialogs.size(),
+      bufferedAmount: buffered,
+      peakBufferedAmount: Math.max(this.#peakBuffered, buffered),
+      pauses: this.#pauses,
+      exit: this.#exit,
+    };
+  }
+
+  /**
+   * Reads pi for as long as it runs. Attached: each record goes out as one message, and reading
+   * pauses while the socket is over the high-water mark (pi then blocks on its stdout pipe).
+   * Detached: records are read and dropped, so pi never blocks; only open dialogs are kept.
+   */
+  async #pump(): Promise<void> {
+    const reader = this.#transport.readable.getReader();
+    for (;;) {
+      let result: ReadableStreamReadResult<string | Error>;
+      try {
+        result = await reader.read();
+      } catch {
+        return;
+      }
+      if (result.done) return;
+      const frame = result.value;
+      if (typeof frame !== "string") {
+        safeLog(this.#settings.logger, {
+          event: "pi_record_error",
+          session: this.name,
+          error: frame.message,
+        });
+        continue;
+      }
+      this.#lastActivity = Date.now();
+      this.#observe(frame);
+      const connection = this.#connection;
+      if (connection === undefined) continue;
+      connection.send(frame);
+      const buffered = connection.bufferedAmount();
+      if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
+      if (buffered > this.#settings.highWaterMark) {
+        this.#pauses++;
+        await connection.drained();
+      }
+    }
+  }
+
+  /** Tracks what the API reports and the dialogs to re-send, from pi's own records. */
+  #observe(line: string): void {
+    // Cheap prefix tests first: only the rare interesting records are parsed.
+    if (line.startsWith('{"type":"agent_')) {
+      if (line.startsWith('{"type":"agent_start"')) this.#streaming = true;
+      else if (line.startsWith('{"type":"agent_settled"') || line.startsWith('{"type":"agent_end"'))
+        this.#streaming = false;
+      return;
+    }
+    if (!line.includes('"extension_ui_request"')) return;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (typeof record !== "object" || record === null) return;
+    const request = record as Record<string, unknown>;
+    if (request.type === "extension_ui_request" && isDialogMethod(request.method)) {
+      this.#dialogs.add(request);
+    }
+  }
+
+  #onExit(exitCode: number | null, signal: string | null, stderrTail: string): SessionExit {
+    this.#state = "exited";
+    this.#streaming = false;
+    this.#dialogs.clear();
+    const exit: SessionExit = { exitCode, signal, stderrTail, stoppedByBridge: this.#stopping };
+    this.#exit = exit;
+    safeLog(this.#settings.logger, {
+      event: "pi_exit",
+      session: this.name,
+      exitCode,
+      signal,
+      stderrTail,
+    });
+    const connection = this.#connection;
+    this.#connection = undefined;
+    this.#detachedAt = performance.now();
+    connection?.close(...this.#endCode());
+    return exit;
+  }
+
+  /** The close code and reason for a client of a session whose pi has ended. */
+  #endCode(): [number, string] {
+    const exit = this.#exit;
+    if (exit === null || exit.stoppedByBridge)
+      return [BridgeCloseCode.SessionClosed, closeReason({ reason: "closed" })];
+    return [
+      BridgeCloseCode.PiExited,
+      closeReason(
+        { reason: "exit", exitCode: exit.exitCode, signal: exit.signal },
+        exit.stderrTail.trimEnd(),
+      ),
+    ];
+  }
+}

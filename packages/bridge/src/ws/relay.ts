@@ -1,0 +1,186 @@
+/**
+ * One WebSocket connection attached to a session: inbound messages go through the size cap, the
+ * rate limit and the command policy to pi; outbound records come from the session, with
+ * backpressure measured on the socket.
+ */
+import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
+import { BridgeCloseCode, closeReason } from "../close-codes.ts";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import type { CommandPolicy } from "../security/command-policy.ts";
+import { TokenBucket } from "../security/rate-limit.ts";
+import type { Session, SessionConnection } from "../sessions/session.ts";
+import type { WebSocketRuntime } from "./runtime.ts";
+
+/** How often a paused relay looks at the socket's buffer again. */
+const DRAIN_POLL_MS = 5;
+/** How long a close may take before the socket is dropped (a stalled peer never answers it). */
+const CLOSE_GRACE_MS = 1000;
+
+/** Per-connection limits, resolved. */
+export interface RelayLimits {
+  readonly maxRecordBytes: number;
+  readonly messagesPerSecond: number;
+  readonly messageBurst: number;
+  readonly highWaterMark: number;
+  readonly stallTimeoutMs: number;
+}
+
+/** What a connection needs from the bridge. */
+export interface RelayContext {
+  readonly session: Session;
+  readonly runtime: WebSocketRuntime;
+  readonly policy: CommandPolicy;
+  readonly limits: RelayLimits;
+  readonly logger: BridgeLogger;
+  readonly origin: string | null;
+}
+
+let nextConnectionId = 1;
+
+/** The Hono WebSocket handlers for a new connection to `context.session`. */
+export function relayEvents(context: RelayContext): WSEvents<unknown> {
+  let connection: SocketConnection | undefined;
+  return {
+    onOpen(_event, ws) {
+      connection = new SocketConnection(ws, context);
+      safeLog(context.logger, {
+        event: "connection_open",
+        session: context.session.name,
+        connection: connection.id,
+        origin: context.origin,
+      });
+      context.session.attach(connection);
+    },
+    onMessage(event) {
+      connection?.receive(event.data);
+    },
+    onClose(event) {
+      if (connection === undefined) return;
+      connection.onClosed();
+      context.session.detach(connection);
+      safeLog(context.logger, {
+        event: "connection_close",
+        session: context.session.name,
+        connection: connection.id,
+        code: event.code,
+        reason: event.reason,
+      });
+    },
+  };
+}
+
+/** A socket as the session sees it. */
+class SocketConnection implements SessionConnection {
+  readonly id = nextConnectionId++;
+  readonly #ws: WSContext<unknown>;
+  readonly #raw: unknown;
+  readonly #context: RelayContext;
+  readonly #bucket: TokenBucket;
+  readonly #encoder = new TextEncoder();
+  #open = true;
+  #terminate: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(ws: WSContext<unknown>, context: RelayContext) {
+    this.#ws = ws;
+    // Bun hands each event a fresh context around the same native socket: keep the socket.
+    this.#raw = ws.raw;
+    this.#context = context;
+    this.#bucket = new TokenBucket(context.limits.messagesPerSecond, context.limits.messageBurst);
+  }
+
+  send(line: string): void {
+    if (this.#open) this.#ws.send(line);
+  }
+
+  bufferedAmount(): number {
+    return this.#open ? this.#context.runtime.bufferedAmount(this.#raw) : 0;
+  }
+
+  async drained(): Promise<void> {
+    const { highWaterMark, stallTimeoutMs } = this.#context.limits;
+    const start = performance.now();
+    while (this.#open) {
+      const buffered = this.#context.runtime.bufferedAmount(this.#raw);
+      if (buffered <= highWaterMark) return;
+      if (performance.now() - start > stallTimeoutMs) {
+        safeLog(this.#context.logger, {
+          event: "connection_stalled",
+          session: this.#context.session.name,
+          connection: this.id,
+          bufferedAmount: buffered,
+        });
+        this.close(BridgeCloseCode.TryAgainLater, closeReason({ reason: "stalled" }));
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    }
+  }
+
+  close(code: number, reason: string): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#context.session.detach(this);
+    try {
+      this.#ws.close(code, reason);
+    } catch {
+      // Already closing.
+    }
+    // The close frame waits behind the queued data; a peer that reads nothing never sees it.
+    this.#terminate = setTimeout(() => this.#context.runtime.terminate(this.#raw), CLOSE_GRACE_MS);
+  }
+
+  /** The socket is closed (by either side). */
+  onClosed(): void {
+    this.#open = false;
+    clearTimeout(this.#terminate);
+  }
+
+  /** Handles one inbound message: size, rate, policy, then pi. */
+  receive(data: WSMessageReceive): void {
+    if (!this.#open) return;
+    const { session, policy, limits } = this.#context;
+    if (typeof data !== "string") {
+      this.close(
+        BridgeCloseCode.UnsupportedData,
+        closeReason({ reason: "binary", detail: "send text" }),
+      );
+      return;
+    }
+    if (!this.#fits(data, limits.maxRecordBytes)) {
+      this.close(
+        BridgeCloseCode.MessageTooBig,
+        closeReason({ reason: "too_big", max: limits.maxRecordBytes }),
+      );
+      return;
+    }
+    if (!this.#bucket.take()) {
+      this.close(
+        BridgeCloseCode.PolicyViolation,
+        closeReason({ reason: "rate_limit", perSecond: limits.messagesPerSecond }),
+      );
+      return;
+    }
+    const decision = policy(data, session.dir);
+    if (!decision.ok) {
+      safeLog(this.#context.logger, {
+        event: "command_denied",
+        session: session.name,
+        connection: this.id,
+        command: decision.type,
+        reason: decision.reason,
+      });
+      this.send(decision.response);
+      return;
+    }
+    if (!session.write(decision.line, decision.uiResponseId)) {
+      this.close(BridgeCloseCode.TryAgainLater, closeReason({ reason: "pi_input_backlog" }));
+    }
+  }
+
+  /** Whether `text` is at most `max` UTF-8 bytes, encoding only when the length is ambiguous. */
+  #fits(text: string, max: number): boolean {
+    if (text.length > max) return false;
+    if (text.length * 3 <= max) return true;
+    return this.#encoder.encode(text).length <= max;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Test helpers: a bridge on the current runtime's own adapter, serving real pi 1.x against the
+ * scripted model server, and a WebSocket client that works on Node 20 (ws), Node 22, Deno and Bun.
+ */
+import { connect as tcpConnect } from "node:net";
+import { type PiCommand, piCommand, startModelServer } from "@pi-kit/testing";
+import type { BridgeLogEvent, ServeBridgeOptions, ServedBridge } from "../src/index.ts";
+
+/** The runtime the tests run on. */
+export const runtime: "node" | "deno" | "bun" =
+  (globalThis as { Bun?: unknown }).Bun !== undefined
+    ? "bun"
+    : (globalThis as { Deno?: unknown }).Deno !== undefined
+      ? "deno"
+      : "node";
+
+/** A bridge under test, with its model server, pi command and log. */
+export interface TestBridge extends ServedBridge {
+  readonly pi: PiCommand;
+  readonly log: BridgeLogEvent[];
+  /** `ws://…/sessions/<name>/ws`. */
+  wsUrl(name: string): string;
+  /** Stops the bridge, the model server and removes the temp dirs. */
+  dispose(): Promise<void>;
+}
+
+/** Starts a bridge on this runtime's adapter. */
+export async function startBridge(
+  options: Partial<ServeBridgeOptions> & { uiProbe?: boolean } = {},
+): Promise<TestBridge> {
+  const model = await startModelServer();
+  const pi = piCommand({ version: "1", baseUrl: model.baseUrl, uiProbe: options.uiProbe ?? false });
+  const log: BridgeLogEvent[] = [];
+  const adapter =
+    runtime === "bun"
+      ? await import("../src/adapters/bun.ts")
+      : runtime === "deno"
+        ? await import("../src/adapters/deno.ts")
+        : await import("../src/adapters/node.ts");
+  const { uiProbe: _, ...rest } = options;
+  const served = await adapter.serveBridge({
+    port: 0,
+    // The kit's pi runs without sessions by default; the bridge gives each its own directory.
+    pi: {
+      command: pi.command,
+      args: pi.args.filter((a) => a !== "--no-session"),
+      cwd: pi.cwd,
+      env: pi.env,
+    },
+    sessionsDir: `${pi.tempRoot}/sessions`,
+    logger: (entry) => log.push(entry),
+    stopTimeouts: { stdinCloseMs: 2000, sigtermMs: 1000 },
+    ...rest,
+  });
+  return {
+    ...served,
+    pi,
+    log,
+    wsUrl: (name) => `${served.url.replace(/^http/, "ws")}/sessions/${name}/ws`,
+    async dispose() {
+      await served.close();
+      await model.close();
+      pi.dispose();
+    },
+  };
+}
+
+/** A parsed record from the bridge. */
+export type Rec = Record<string, unknown>;
+
+/** A test WebSocket client that keeps every record it receives. */
+export interface TestClient {
+  readonly records: Rec[];
+  readonly protocol: string;
+  /** Settles with the close code and reason. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  send(record: Rec | string): void;
+  /** Resolves with the first record (from `from` on) matching `predicate`. */
+  waitFor(predicate: (record: Rec) => boolean, timeoutMs?: number, from?: number): Promise<Rec>;
+  /** Sends a command with an id and resolves with its response. */
+  request(command: Rec, timeoutMs?: number): Promise<Rec>;
+  close(): Promise<void>;
+}
+
+interface MinimalWebSocket {
+  readonly protocol: string;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+type WebSocketCtor = new (url: string, protocols?: string[]) => MinimalWebSocket;
+
+let requestId = 0;
+
+/** Opens a socket with the token in the subprotocol list, as a browser would. */
+export async function connect(bridge: TestBridge, name: string): Promise<TestClient> {
+  // Node 20 has no global WebSocket: fall back to the ws package there.
+  const WS =
+    (globalThis as { WebSocket?: WebSocketCtor }).WebSocket ??
+    ((await import("ws")) as unknown as { WebSocket: WebSocketCtor }).WebSocket;
+  const ws = new WS(bridge.wsUrl(name), ["pi-kit.v1", `pi-kit.token.${bridge.token}`]);
+  const records: Rec[] = [];
+  const waiters = new Set<() => void>();
+  let resolveClosed!: (value: { code: number; reason: string }) => void;
+  const closed = new Promise<{ code: number; reason: string }>((r) => (resolveClosed = r));
+  ws.onmessage = (event) => {
+    records.push(JSON.parse(String(event.data)) as Rec);
+    for (const wake of waiters) wake();
+  };
+  ws.onclose = (event) => {
+    resolveClosed({ code: event.code, reason: event.reason });
+    for (const wake of waiters) wake();
+  };
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error("WebSocket failed to open"));
+  });
+  ws.onerror = () => {};
+  let isClosed = false;
+  void closed.then(() => (isClosed = true));
+  const client: TestClient = {
+    records,
+    protocol: ws.protocol,
+    closed,
+    send: (record) => ws.send(typeof record === "string" ? record : JSON.stringify(record)),
+    waitFor(predicate, timeoutMs = 15_000, from = 0) {
+      return new Promise((resolve, reject) => {
+        let index = from;
+        const check = (): void => {
+          for (; index < records.length; index++) {
+            const record = records[index] as Rec;
+            if (predicate(record)) {
+              finish(() => resolve(record));
+              return;
+            }
+          }
+          if (isClosed) finish(() => reject(new Error("closed before the record came")));
+        };
+        const timer = setTimeout(() => finish(() => reject(new Error("timed out"))), timeoutMs);
+        const finish = (then: () => void): void => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          then();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    request(command, timeoutMs) {
+      const id = `r${++requestId}`;
+      const from = records.length;
+      client.send({ ...command, id });
+      return client.waitFor((r) => r.type === "response" && r.id === id, timeoutMs, from);
+    },
+    async close() {
+      if (!isClosed) ws.close(1000);
+      await closed;
+    },
+  };
+  return client;
+}
+
+/** Sends a raw WebSocket handshake and returns the HTTP status (and headers) it got. */
+export function rawUpgrade(
+  bridge: TestBridge,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; head: string }> {
+  const url = new URL(bridge.url);
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect(Number(url.port), url.hostname, () => {
+      const lines = [
+        `GET ${path} HTTP/1.1`,
+        `Host: ${url.host}`,
+        "Connection: Upgrade",
+        "Upgrade: websocket",
+        "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    });
+    let data = "";
+    socket.on("data", (chunk) => {
+      data += chunk.toString("latin1");
+      const end = data.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      socket.destroy();
+      resolve({ status: Number(data.split(" ")[1]), head: data.slice(0, end) });
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** Authorization header for HTTP calls. */
+export function auth(bridge: TestBridge): Record<string, string> {
+  return { authorization: `Bearer ${bridge.token}` };
+}
+
+/** Sleeps. */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `predicate` every 20 ms until it holds or `timeoutMs` passes. */
+export async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!predicate()) {
+    if (performance.now() > end) throw new Error("condition not met in time");
+    await sleep(20);
+  }
+}
