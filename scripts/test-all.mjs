@@ -82,13 +82,19 @@ function countByTask(output) {
     const text = taskLines.join("\n");
     const pick = (re) => [...text.matchAll(re)].at(-1);
     const runtimes = pick(/all runtimes: (\d+) passed, (\d+) failed/g);
-    const wtr = pick(/(\d+) passed, (\d+) failed/g);
+    const wtr = pick(/test files \| (\d+) passed, (\d+) failed/g);
     const nodePass = pick(/^# pass (\d+)$/gm);
     const nodeFail = pick(/^# fail (\d+)$/gm);
-    let c = { passed: 0, failed: 0 };
-    if (runtimes) c = { passed: Number(runtimes[1]), failed: Number(runtimes[2]) };
-    else if (nodePass) c = { passed: Number(nodePass[1]), failed: Number(nodeFail?.[1] ?? 0) };
-    else if (wtr) c = { passed: Number(wtr[1]), failed: Number(wtr[2]) };
+    const c = { passed: 0, failed: 0 };
+    const add = (p, f) => {
+      c.passed += Number(p);
+      c.failed += Number(f);
+    };
+    // A package can have a runtime-matrix run and a browser run; node:test lines only count
+    // when they are not already inside the matrix runner's totals.
+    if (runtimes) add(runtimes[1], runtimes[2]);
+    else if (nodePass) add(nodePass[1], nodeFail?.[1] ?? 0);
+    if (wtr) add(wtr[1], wtr[2]);
     console.log(`${task}: ${c.passed} passed, ${c.failed} failed`);
     counts.push(c);
   }

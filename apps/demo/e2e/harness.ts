@@ -1,0 +1,57 @@
+/** Starts the demo server and a headless Debian Chromium for one end-to-end test file. */
+import { mkdirSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type DemoServer, distDir, startDemoServer } from "../server/demo-server.ts";
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+  "--no-default-browser-check",
+];
+
+/** Where the end-to-end tests save screenshots of the main states. */
+export const shots = new URL("../../../docs/demo/", import.meta.url);
+
+/** A running demo and a browser page on it. */
+export interface Harness {
+  readonly demo: DemoServer;
+  readonly browser: Browser;
+  readonly page: Page;
+  /** Opens the demo the way a user does: the printed URL, token in the fragment. */
+  open(): Promise<void>;
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts everything; the page is built by the package's test script before this runs. */
+export async function startHarness(): Promise<Harness> {
+  const demo = await startDemoServer({ port: 0, staticRoot: distDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: chromiumArgs,
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  mkdirSync(shots, { recursive: true });
+  return {
+    demo,
+    browser,
+    page,
+    async open() {
+      await page.goto(demo.openUrl);
+      await page.getByText("Connected").first().waitFor();
+    },
+    async screenshot(name) {
+      await page.screenshot({ path: new URL(`${name}.png`, shots).pathname });
+    },
+    async close() {
+      await browser.close();
+      await demo.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The demo server: one Hono app on one origin that serves the built page and mounts the bridge,
+ * which is how `@pi-kit/bridge` is meant to be used inside an existing server.
+ */
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { type Bridge, createBridge, generateToken } from "@pi-kit/bridge";
+import { nodeWebSocket } from "@pi-kit/bridge/node";
+import { Hono } from "hono";
+import { type DemoPi, demoPi } from "./pi-config.ts";
+
+/** Options of {@link startDemoServer}. */
+export interface DemoServerOptions {
+  /** Port; 0 picks a free one. Default 8787. */
+  readonly port?: number;
+  /** Where the built page is; omit to serve only the API (the Vite dev server serves the page). */
+  readonly staticRoot?: string;
+  /** Extra browser origins allowed to connect (the Vite dev server's). */
+  readonly origins?: readonly string[];
+  /** Where sessions are stored; a fresh temp dir by default. */
+  readonly sessionsDir?: string;
+  /** Environment deciding the model (see `pi-config.ts`). */
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** A running demo server. */
+export interface DemoServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** The URL to open: the token travels in the fragment, which browsers never send to a server. */
+  readonly openUrl: string;
+  readonly token: string;
+  readonly bridge: Bridge;
+  readonly pi: DemoPi;
+  close(): Promise<void>;
+}
+
+/** Built page of this app. */
+export const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
+
+/** The elements' one-file browser bundle, for the plain-HTML example (`/static.html`). */
+export const bundleDir = fileURLToPath(
+  new URL("../../../packages/elements/dist/", import.meta.url),
+);
+
+/** Starts the bridge (and the page, when built) on 127.0.0.1. */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const pi = await demoPi(options.env);
+  const token = generateToken();
+  const sockets = nodeWebSocket();
+  // Listen first: the page's own origin (with the port picked) must be in the bridge's allowlist.
+  let app: Hono | undefined;
+  const server = serve({
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response(null, { status: 503 })),
+    port: options.port ?? 8787,
+    hostname: "127.0.0.1",
+    websocket: { server: sockets.server },
+  });
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once("listening", () => resolve(server.address() as AddressInfo));
+    server.once("error", reject);
+  });
+  const url = `http://127.0.0.1:${address.port}`;
+  const bridge = createBridge(
+    {
+      pi: pi.spec,
+      token,
+      origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
+      sessionsDir: options.sessionsDir ?? mkdtempSync(join(tmpdir(), "pi-kit-demo-")),
+    },
+    sockets.runtime,
+  );
+  app = new Hono();
+  app.get("/demo-config.json", (c) => c.json({ label: pi.label, scripted: pi.scripted }));
+  // The page first: the bridge's routes all require the token, the page itself is no secret.
+  if (options.staticRoot !== undefined) {
+    app.use(
+      "/vendor/*",
+      serveStatic({ root: bundleDir, rewriteRequestPath: (path) => path.replace(/^\/vendor/, "") }),
+    );
+    app.use("/*", serveStatic({ root: options.staticRoot }));
+  }
+  app.route("/", bridge.app);
+  const stopServer = () =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+  return {
+    url,
+    openUrl: `${url}/#token=${token}`,
+    token,
+    bridge,
+    pi,
+    async close() {
+      await bridge.close();
+      await stopServer();
+      await pi.close();
+    },
+  };
+}

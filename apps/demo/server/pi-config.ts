@@ -1,0 +1,77 @@
+/**
+ * Which pi the demo runs. By default: real pi 1.x against the scripted model server of
+ * `@pi-kit/testing`, in an isolated agent dir, so no API key is needed. With
+ * `PI_KIT_DEMO_PROVIDER` and `PI_KIT_DEMO_MODEL` set, the same pi uses that provider with the
+ * user's own pi configuration and API-key variables (for example `ANTHROPIC_API_KEY`).
+ */
+import { fileURLToPath } from "node:url";
+import type { PiProcessSpec } from "@pi-kit/bridge";
+import {
+  type ModelServer,
+  piCommand,
+  resolveNode22,
+  resolvePi,
+  startModelServer,
+} from "@pi-kit/testing";
+
+/** The demo's extension, loaded into every pi. */
+export const demoExtension = fileURLToPath(new URL("../extension/demo-ui.ts", import.meta.url));
+
+/** A pi configuration and what it owns. */
+export interface DemoPi {
+  /** How the bridge spawns pi (the bridge adds `--session-dir` per session). */
+  readonly spec: PiProcessSpec;
+  /** Shown in the page: which model answers. */
+  readonly label: string;
+  /** True when the embedded scripted model answers. */
+  readonly scripted: boolean;
+  /** Stops what this configuration started. */
+  close(): Promise<void>;
+}
+
+/** Builds the demo's pi configuration from the environment. */
+export async function demoPi(
+  env: Record<string, string | undefined> = process.env,
+): Promise<DemoPi> {
+  const provider = env.PI_KIT_DEMO_PROVIDER;
+  const model = env.PI_KIT_DEMO_MODEL;
+  if (provider && model) {
+    const pi = resolvePi("1");
+    return {
+      spec: {
+        command: resolveNode22(),
+        args: [
+          pi.cliPath,
+          "--mode",
+          "rpc",
+          "--provider",
+          provider,
+          "--model",
+          model,
+          "-e",
+          demoExtension,
+        ],
+      },
+      label: `${provider}/${model}`,
+      scripted: false,
+      close: async () => {},
+    };
+  }
+  const server: ModelServer = await startModelServer();
+  const command = piCommand({ version: "1", baseUrl: server.baseUrl, extensions: [demoExtension] });
+  return {
+    spec: {
+      command: command.command,
+      // The bridge gives each session its own --session-dir, so drop the kit's --no-session.
+      args: command.args.filter((arg) => arg !== "--no-session"),
+      cwd: command.cwd,
+      env: command.env,
+    },
+    label: "scripted model (no API key; try [[bash ls]] or /demo-confirm)",
+    scripted: true,
+    async close() {
+      await server.close();
+      command.dispose();
+    },
+  };
+}
