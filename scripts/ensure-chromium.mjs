@@ -4,18 +4,7 @@
 // build of its own. Prints the path; sets nothing globally.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-
-const candidates = [
-  process.env.CHROME_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
-  "/usr/bin/google-chrome-stable",
-];
-
-export function findChromium() {
-  return candidates.find((file) => file && existsSync(file));
-}
+import { findChromium } from "./chromium.mjs";
 
 function isDebianRoot() {
   const debian =

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Checks that the package README shows each example verbatim; returns their paths by file name. */
 export function readmeExamples(pkg: URL): Map<string, string> {
@@ -21,4 +21,17 @@ export function readmeExamples(pkg: URL): Map<string, string> {
   }
   assert.ok(examples.size > 0, "the package has no examples");
   return examples;
+}
+
+/** Runs an example module in this process and returns the lines it printed with `console.log`. */
+export async function runExample(path: string): Promise<string[]> {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => lines.push(args.join(" "));
+  try {
+    await import(pathToFileURL(path).href);
+  } finally {
+    console.log = log;
+  }
+  return lines;
 }

@@ -1,22 +1,12 @@
 /** Shared by the element benchmarks and screenshots: bundles a page entry with esbuild and opens it in Chromium. */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
+import { chromiumArgs, chromiumPath } from "../../scripts/chromium.mjs";
 
 /** Bundles `entry` (TypeScript) for the browser, minified, resolving workspace packages to their sources. */
 export async function bundle(entry: string, minify = true): Promise<{ code: string; dir: string }> {
@@ -52,10 +42,11 @@ export async function openPage(
     join(dir, "index.html"),
     `<!doctype html><html lang="en"><body style="margin:0"><script type="module" src="./${name}"></script></body></html>`,
   );
-  const executablePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(executablePath))
-    throw new Error(`Chromium not found at ${executablePath}; set CHROME_PATH`);
-  const browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...chromiumArgs],
+  });
   const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
   page.on("pageerror", (error) => console.error("page error:", error));
   // Module scripts do not load from file: URLs; serve the bundle over loopback HTTP.

@@ -3,18 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
-
-export const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-  "--no-default-browser-check",
-];
+import { chromiumArgs, chromiumPath } from "../../scripts/chromium.mjs";
 
 export default {
   rootDir: fileURLToPath(new URL("../..", import.meta.url)),
@@ -36,7 +25,7 @@ export default {
     playwrightLauncher({
       product: "chromium",
       launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+        executablePath: chromiumPath(),
         headless: true,
         args: chromiumArgs,
       },

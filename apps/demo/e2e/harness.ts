@@ -1,19 +1,8 @@
 /** Starts the demo server and a headless Debian Chromium for one end-to-end test file. */
 import { mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { type DemoServer, distDir, startDemoServer } from "../server/demo-server.ts";
-
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-  "--no-default-browser-check",
-];
 
 /** Where the end-to-end tests save screenshots of the main states. */
 export const shots = new URL("../../../docs/demo/", import.meta.url);
@@ -33,8 +22,8 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   const demo = await startDemoServer({ port: 0, staticRoot: distDir });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    args: chromiumArgs,
+    executablePath: chromiumPath(),
+    args: [...chromiumArgs],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   mkdirSync(shots, { recursive: true });

@@ -1,4 +1,4 @@
-import type { CommandType } from "@pi-kit/protocol";
+import { COMMAND_TYPES, COMMANDS_ADDED_IN_V1, type CommandType } from "@pi-kit/protocol";
 
 /** The pi release line a client talks to: 0.73.x (`@mariozechner`) or 1.x (`@earendil-works`). */
 export type PiVersionLine = "0.73" | "1";
@@ -21,50 +21,13 @@ export interface PiCapabilities {
   supports(command: string): boolean;
 }
 
-/** The 33 command types of pi 1.x, in pi's RpcClient order. */
-export const ALL_COMMANDS: readonly CommandType[] = [
-  "prompt",
-  "steer",
-  "follow_up",
-  "abort",
-  "clear_queue",
-  "new_session",
-  "get_state",
-  "get_messages",
-  "set_model",
-  "cycle_model",
-  "get_available_models",
-  "set_thinking_level",
-  "cycle_thinking_level",
-  "get_available_thinking_levels",
-  "set_steering_mode",
-  "set_follow_up_mode",
-  "compact",
-  "set_auto_compaction",
-  "set_auto_retry",
-  "abort_retry",
-  "bash",
-  "abort_bash",
-  "get_session_stats",
-  "export_html",
-  "switch_session",
-  "fork",
-  "clone",
-  "get_fork_messages",
-  "get_entries",
-  "get_tree",
-  "get_last_assistant_text",
-  "set_session_name",
-  "get_commands",
-];
+/** The 33 command types of pi 1.x (the protocol's catalog). */
+export const ALL_COMMANDS: readonly CommandType[] = COMMAND_TYPES;
 
 /** Commands 0.73.x answers with `Unknown command`. */
-export const COMMANDS_MISSING_IN_073: ReadonlySet<CommandType> = new Set<CommandType>([
-  "clear_queue",
-  "get_entries",
-  "get_tree",
-  "get_available_thinking_levels",
-]);
+export const COMMANDS_MISSING_IN_073: ReadonlySet<CommandType> = new Set<CommandType>(
+  COMMANDS_ADDED_IN_V1,
+);
 
 const KNOWN: ReadonlySet<string> = new Set(ALL_COMMANDS);
 

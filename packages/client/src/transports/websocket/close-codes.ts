@@ -1,6 +1,6 @@
 /**
- * What each WebSocket close code means to the client: reconnect, or stop for good. The `4xxx`
- * codes are the bridge's (`@pi-kit/bridge`, `BridgeCloseCode`); keep the two tables in step.
+ * What each WebSocket close code means to the client: reconnect, or stop for good. The bridge
+ * (`@pi-kit/bridge`) sends exactly these codes: it imports this table.
  */
 import type { TransportCloseInfo } from "../transport.ts";
 import { type SocketClose, WebSocketCloseError } from "./connection-state.ts";
