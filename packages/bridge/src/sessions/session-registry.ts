@@ -112,7 +112,7 @@ export class SessionRegistry {
   }
 
   /** One reaper pass: ends sessions without a client past the grace period, and idle ones. */
-  reap(now = performance.now(), wallNow = Date.now()): void {
+  reap(now: number = performance.now(), wallNow: number = Date.now()): void {
     for (const session of this.#sessions.values()) {
       if (this.#reaping.has(session)) continue;
       let reason: "grace" | "idle" | undefined;

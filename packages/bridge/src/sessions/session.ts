@@ -181,12 +181,12 @@ export class Session {
   }
 
   /** Milliseconds (performance clock) since the last client left, or since creation. */
-  detachedFor(now = performance.now()): number {
+  detachedFor(now: number = performance.now()): number {
     return this.#connection === undefined ? now - this.#detachedAt : 0;
   }
 
   /** Milliseconds since the last record in either direction. */
-  idleFor(now = Date.now()): number {
+  idleFor(now: number = Date.now()): number {
     return now - this.#lastActivity;
   }
 
