@@ -9,11 +9,8 @@ const RAW_PREFIX_CHARS = 256;
 
 const LF = 0x0a;
 
-/** Byte chunks larger than this are scanned in segments cut after an LF (see `#scanSegments`). */
-const SEGMENT_BYTES = 8192;
-
-/** How far past `SEGMENT_BYTES` a segment may extend to end at an LF. */
-const SEGMENT_WINDOW_BYTES = 64 * 1024;
+/** Byte chunks larger than this are scanned in segments of this size (see `#scanSegments`). */
+const SEGMENT_BYTES = 16 * 1024;
 
 /** Options for {@link JsonlDecoder} and {@link JsonlDecoderStream}. */
 export interface JsonlDecoderOptions {
@@ -122,28 +119,19 @@ export class JsonlDecoder {
   }
 
   /**
-   * Scans a large chunk in segments cut after an LF. Engines decode pure-ASCII bytes several
-   * times faster than anything else, and one non-ASCII character would otherwise send the whole
-   * chunk, and every record in it, down the slow path.
+   * Scans a large chunk in fixed-size segments. Engines decode pure-ASCII bytes several times
+   * faster than anything else, and one non-ASCII character would otherwise send the whole chunk
+   * down the slow path. Cuts need no alignment: a record spanning segments is pending text like
+   * one spanning chunks, and the UTF-8 decoder carries a character cut in two.
    */
   #scanSegments(
     bytes: Uint8Array,
     onRecord: (record: string) => void,
     onError: (error: ProtocolError) => void,
   ): void {
-    let start = 0;
-    while (start < bytes.length) {
-      let end = bytes.length;
-      if (end - start > SEGMENT_BYTES) {
-        // Cut at the first LF past the segment size, looking no further than a bounded window:
-        // a longer record gains nothing from cutting.
-        const from = start + SEGMENT_BYTES - 1;
-        const lf = bytes.subarray(from, from + SEGMENT_WINDOW_BYTES).indexOf(LF);
-        if (lf !== -1) end = from + lf + 1;
-      }
-      const segment = bytes.subarray(start, end);
+    for (let start = 0; start < bytes.length; start += SEGMENT_BYTES) {
+      const segment = bytes.subarray(start, start + SEGMENT_BYTES);
       this.#scanChunk(this.#utf8.decode(segment), segment, onRecord, onError);
-      start = end;
     }
   }
 
