@@ -52,7 +52,7 @@ export class MessageAssembler {
       case "text_delta":
         content[at] = {
           type: "text",
-          text: (block?.type === "text" ? block.text : "") + step.delta,
+          text: grow(block?.type === "text" ? block.text : "", step.delta),
         };
         break;
       case "text_end":
@@ -68,7 +68,7 @@ export class MessageAssembler {
       case "thinking_delta":
         content[at] = {
           type: "thinking",
-          thinking: (block?.type === "thinking" ? block.thinking : "") + step.delta,
+          thinking: grow(block?.type === "thinking" ? block.thinking : "", step.delta),
         };
         break;
       case "thinking_end":
@@ -137,4 +137,20 @@ export class MessageAssembler {
 // A delta for index 2 before index 1 exists would leave a hole; holes are not valid content.
 function fill(content: (AssistantContent | undefined)[]): AssistantContent[] {
   return content.map((block) => block ?? { type: "text", text: "" });
+}
+
+/**
+ * `text + delta`, flattened whenever the length crosses a power of two. Engines keep repeated
+ * concatenation as a rope; a rope of 100k pieces outlives young-generation collections and costs
+ * the garbage collector more per piece than a short one. Flattening at each doubling copies each
+ * character O(1) times overall and keeps ropes short, so assembly stays linear in practice.
+ */
+function grow(text: string, delta: string): string {
+  const next = text + delta;
+  // The length crossed a power of two when its highest set bit changed.
+  if (text.length >= 1024 && (next.length ^ text.length) > text.length) {
+    // Slicing a rope makes the engine flatten it first.
+    return ` ${next}`.slice(1);
+  }
+  return next;
 }
