@@ -143,7 +143,10 @@ export class SessionModel {
   readonly #assembler = new MessageAssembler();
   readonly #source: SessionSource;
   readonly #report: DiagnosticSink | undefined;
-  #snapshot: SessionSnapshot = INITIAL;
+  /** The current state, updated in place; values inside are immutable and replaced, never edited. */
+  readonly #state: { -readonly [K in keyof SessionSnapshot]: SessionSnapshot[K] } = { ...INITIAL };
+  /** The immutable snapshot of `#state`, made when first read after a change. */
+  #snapshot: SessionSnapshot | undefined = INITIAL;
   #notifyQueued = false;
   #messageCount = 0;
   #entryCount = 0;
@@ -166,7 +169,11 @@ export class SessionModel {
   };
 
   /** The current snapshot (the same object until something changes). */
-  readonly getSnapshot = (): SessionSnapshot => this.#snapshot;
+  // Made on demand: a burst of events between two reads costs one shallow copy, not one per event.
+  readonly getSnapshot = (): SessionSnapshot => {
+    this.#snapshot ??= { ...this.#state };
+    return this.#snapshot;
+  };
 
   /**
    * The counts of messages and entries the event stream has delivered. A {@link SessionSource}
@@ -198,7 +205,7 @@ export class SessionModel {
   }
 
   async #resync(): Promise<SessionSnapshot> {
-    const cursor = this.#snapshot.lastEntryId;
+    const cursor = this.#state.lastEntryId;
     const getEntries = this.#source.getEntries;
     const incremental = this.#baseline && cursor !== undefined && getEntries !== undefined;
     const [state, merged] = await Promise.all([
@@ -206,7 +213,7 @@ export class SessionModel {
       incremental ? this.#incremental(getEntries, cursor) : undefined,
     ]);
     const loaded = merged ?? (await this.#full());
-    const streaming = state.isStreaming ? this.#snapshot.streamingMessage : undefined;
+    const streaming = state.isStreaming ? this.#state.streamingMessage : undefined;
     if (!state.isStreaming) this.#assembler.end();
     this.#baseline = true;
     this.#set({
@@ -214,12 +221,12 @@ export class SessionModel {
       state,
       isStreaming: state.isStreaming,
       isCompacting: state.isCompacting,
-      isRunning: state.isStreaming || this.#snapshot.isRunning,
+      isRunning: state.isStreaming || this.#state.isRunning,
       streamingMessage: streaming,
       lastEntryId: loaded.lastEntryId,
-      toolExecutions: settleTools(this.#snapshot.toolExecutions, loaded.messages),
+      toolExecutions: settleTools(this.#state.toolExecutions, loaded.messages),
     });
-    return this.#snapshot;
+    return this.getSnapshot();
   }
 
   async #incremental(
@@ -250,14 +257,14 @@ export class SessionModel {
     this.#holdBack(messages, [], after);
     const lastEntryId =
       entries === undefined
-        ? this.#snapshot.lastEntryId
+        ? this.#state.lastEntryId
         : this.#cursorAfter(entries.leafId ?? undefined, entries.at);
     return { messages: overlapMerge(messages, after), lastEntryId };
   }
 
   // The transcript as it was when pi's answer was read (`before`), and what the stream appended since.
   #splitAt(at: SessionStamp | undefined): { before: AgentMessage[]; after: AgentMessage[] } {
-    const messages = this.#snapshot.messages;
+    const messages = this.#state.messages;
     const later =
       at === undefined ? 0 : Math.min(messages.length, this.#messageCount - at.messages);
     const cut = messages.length - Math.max(0, later);
@@ -269,7 +276,7 @@ export class SessionModel {
     leafId: string | null | undefined,
     at: SessionStamp | undefined,
   ): string | undefined {
-    if (at !== undefined && this.#entryCount > at.entries) return this.#snapshot.lastEntryId;
+    if (at !== undefined && this.#entryCount > at.entries) return this.#state.lastEntryId;
     return leafId ?? undefined;
   }
 
@@ -288,7 +295,7 @@ export class SessionModel {
 
   /** Applies one event from pi. Called by the client before its listeners run. */
   handleEvent(event: RpcEvent): void {
-    const s = this.#snapshot;
+    const s = this.#state;
     switch (event.type) {
       case "agent_start":
         this.#set({
@@ -419,7 +426,7 @@ export class SessionModel {
   /** A direct bash call was sent. */
   bashStarted(id: CommandId, command: string): void {
     const run: BashRun = { id, command, output: "", status: "running", result: undefined };
-    this.#set({ bashRuns: [...this.#snapshot.bashRuns, run] });
+    this.#set({ bashRuns: [...this.#state.bashRuns, run] });
   }
 
   /** A direct bash call finished (`result`) or failed (`undefined`). */
@@ -435,7 +442,7 @@ export class SessionModel {
 
   /** The extension-UI state changed. */
   setUi(ui: ExtensionUiState): void {
-    if (ui !== this.#snapshot.ui) this.#set({ ui });
+    if (ui !== this.#state.ui) this.#set({ ui });
   }
 
   /** The open dialogs changed. */
@@ -444,13 +451,13 @@ export class SessionModel {
   }
 
   #setTool(id: string, execution: ToolExecution): void {
-    const toolExecutions = new Map(this.#snapshot.toolExecutions);
+    const toolExecutions = new Map(this.#state.toolExecutions);
     toolExecutions.set(id, execution);
     this.#set({ toolExecutions });
   }
 
   #updateBash(id: CommandId, change: (run: BashRun) => BashRun): void {
-    const runs = this.#snapshot.bashRuns;
+    const runs = this.#state.bashRuns;
     let index = runs.length - 1;
     while (index >= 0 && runs[index]?.id !== id) index--;
     const run = runs[index];
@@ -461,7 +468,8 @@ export class SessionModel {
   }
 
   #set(patch: Partial<SessionSnapshot>): void {
-    this.#snapshot = { ...this.#snapshot, ...patch };
+    Object.assign(this.#state, patch);
+    this.#snapshot = undefined;
     if (this.#notifyQueued) return;
     this.#notifyQueued = true;
     queueMicrotask(() => {
