@@ -145,7 +145,12 @@ async function directRun(): Promise<number> {
   await directWriter.write(`${JSON.stringify({ type: "prompt", message: `[[long ${WORDS}]]` })}\n`);
   for (;;) {
     const { value } = await directReader.read();
-    if (typeof value === "string" && value.startsWith('{"type":"agent_settled"')) break;
+    if (
+      value?.some(
+        (frame) => typeof frame === "string" && frame.startsWith('{"type":"agent_settled"'),
+      )
+    )
+      break;
   }
   return now() - start;
 }

@@ -4,6 +4,7 @@
  * waiting on.
  */
 import { mkdir } from "node:fs/promises";
+import type { TransportFrame, TransportFrames } from "@pi-kit/client";
 import type {
   ChildProcessOptions,
   ChildProcessTransport,
@@ -285,34 +286,40 @@ export class Session {
   async #pump(): Promise<void> {
     const reader = this.#transport.readable.getReader();
     for (;;) {
-      let result: ReadableStreamReadResult<string | Error>;
+      let result: ReadableStreamReadResult<TransportFrames>;
       try {
         result = await reader.read();
       } catch {
         return;
       }
       if (result.done) return;
-      const frame = result.value;
-      if (typeof frame !== "string") {
-        safeLog(this.#settings.logger, {
-          event: "pi_record_error",
-          session: this.name,
-          error: frame.message,
-        });
-        continue;
-      }
-      this.#lastActivity = Date.now();
-      this.#observe(frame);
-      const connection = this.#connection;
-      if (connection === undefined) continue;
-      connection.send(frame);
-      const buffered = connection.bufferedAmount();
-      if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
-      if (buffered > this.#settings.highWaterMark) {
-        this.#pauses++;
-        await connection.drained();
+      for (const frame of result.value) {
+        const drained = this.#relay(frame);
+        if (drained !== undefined) await drained;
       }
     }
+  }
+
+  /** Relays one frame to the attached client, if any; returns a promise when the socket is full. */
+  #relay(frame: TransportFrame): Promise<void> | undefined {
+    if (typeof frame !== "string") {
+      safeLog(this.#settings.logger, {
+        event: "pi_record_error",
+        session: this.name,
+        error: frame.message,
+      });
+      return undefined;
+    }
+    this.#lastActivity = Date.now();
+    this.#observe(frame);
+    const connection = this.#connection;
+    if (connection === undefined) return undefined;
+    connection.send(frame);
+    const buffered = connection.bufferedAmount();
+    if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
+    if (buffered <= this.#settings.highWaterMark) return undefined;
+    this.#pauses++;
+    return connection.drained();
   }
 
   /** Tracks what the API reports and the dialogs to re-send, from pi's own records. */

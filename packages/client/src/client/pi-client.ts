@@ -723,7 +723,7 @@ export class PiClient {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return;
-        this.#frame(value);
+        for (const frame of value) this.#frame(frame);
       }
     } catch (error) {
       this.#hub.report({

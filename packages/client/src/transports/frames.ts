@@ -3,15 +3,15 @@
  * Web standards only, so every transport (and every runtime) frames records the same way.
  */
 import { JsonlDecoder, type JsonlFrame } from "@pi-kit/protocol";
-import type { TransportFrame } from "./transport.ts";
+import type { TransportFrame, TransportFrames } from "./transport.ts";
 
 /** How a frame source ended: cleanly (`failed: false`), or with the `error` that ended it. */
 export type SourceEnd = { readonly error?: unknown; readonly failed: boolean };
 
 /** Inbound frames decoded eagerly from a byte (or text) source. */
 export interface FramePump {
-  /** The decoded frames, for the transport's `readable`. */
-  readonly readable: ReadableStream<TransportFrame>;
+  /** The decoded frames, one batch per source chunk, for the transport's `readable`. */
+  readonly readable: ReadableStream<TransportFrames>;
   /** Settles once the source has ended, failed or been stopped. Never rejects. */
   readonly ended: Promise<SourceEnd>;
   /** Stops reading: cancels the source and ends `readable` (frames already queued stay readable). */
@@ -25,23 +25,28 @@ export interface FramePump {
  * nobody reads the frames, and pi never blocks on a full stdout pipe. A client that reads its
  * frames continuously (as it must, pi's events are unsolicited) keeps memory bounded.
  *
- * With `highWaterMark` (opt-in), reading is paced instead: once that many frames wait unread in
- * `readable`, the source is not read again until the consumer catches up, so a relay (the bridge)
- * can push back on pi through the pipe rather than buffer without bound.
+ * With `highWaterMark` (opt-in), reading is paced instead: once that many frames (not batches)
+ * wait unread in `readable`, the source is not read again until the consumer catches up, so a
+ * relay (the bridge) can push back on pi through the pipe rather than buffer without bound.
  */
 export function pumpFrames(
   source: ReadableStream<Uint8Array | string>,
   maxRecordBytes: number | undefined,
   highWaterMark?: number,
 ): FramePump {
-  // Decoded here rather than through a JsonlDecoderStream: one read per chunk instead of one more
-  // stream hop (read request, promise, microtask) per record.
+  // Decoded here rather than through a JsonlDecoderStream, and handed on as one batch per chunk:
+  // a stream hop (read request, promise, microtask) per record would cost more than the parse.
   const decoder = new JsonlDecoder(maxRecordBytes === undefined ? {} : { maxRecordBytes });
   const reader = source.getReader();
+  let batch: TransportFrame[] = [];
   const emit = (frame: JsonlFrame): void => {
-    if (open) controller.enqueue(frame);
+    batch.push(frame);
   };
-  let controller!: ReadableStreamDefaultController<TransportFrame>;
+  const flush = (): void => {
+    if (open && batch.length > 0) controller.enqueue(batch);
+    batch = [];
+  };
+  let controller!: ReadableStreamDefaultController<TransportFrames>;
   let open = true;
   const paced = highWaterMark !== undefined;
   // Paced mode reads the source only while the consumer wants more: `pull` (a read request, or a
@@ -57,7 +62,7 @@ export function pumpFrames(
       // Already closed or errored by a cancel from the consumer.
     }
   };
-  const readable = new ReadableStream<TransportFrame>(
+  const readable = new ReadableStream<TransportFrames>(
     {
       start(c) {
         controller = c;
@@ -73,7 +78,7 @@ export function pumpFrames(
         return reader.cancel(reason);
       },
     },
-    paced ? new CountQueuingStrategy({ highWaterMark }) : undefined,
+    paced ? { highWaterMark, size: (frames) => frames.length } : undefined,
   );
   const ended = (async (): Promise<SourceEnd> => {
     try {
@@ -86,9 +91,11 @@ export function pumpFrames(
         const { done, value } = await reader.read();
         if (done) {
           decoder.finish(emit, emit);
+          flush();
           return { failed: false };
         }
         decoder.scan(value, emit, emit);
+        flush();
         if (paced && (controller.desiredSize ?? 0) <= 0) demand = false;
       }
     } catch (error) {

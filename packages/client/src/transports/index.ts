@@ -26,6 +26,7 @@ export {
   type Transport,
   type TransportCloseInfo,
   type TransportFrame,
+  type TransportFrames,
 } from "./transport.ts";
 export {
   type Backoff,

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from "@pi-kit/protocol";
-import type { Transport } from "./transport.ts";
+import type { Transport, TransportFrames } from "./transport.ts";
 
 /** Options for {@link recordTransport}. */
 export interface RecordOptions {
@@ -35,10 +35,10 @@ export function recordTransport<T extends Transport>(
     }
   };
   const readable = transport.readable.pipeThrough(
-    new TransformStream({
-      transform(frame, controller) {
-        if (typeof frame === "string") emit("in", frame);
-        controller.enqueue(frame);
+    new TransformStream<TransportFrames, TransportFrames>({
+      transform(frames, controller) {
+        for (const frame of frames) if (typeof frame === "string") emit("in", frame);
+        controller.enqueue(frames);
       },
     }),
   );

@@ -1,5 +1,5 @@
 import { parseTranscript, type TranscriptEntry } from "@pi-kit/protocol";
-import type { Transport, TransportCloseInfo, TransportFrame } from "./transport.ts";
+import type { Transport, TransportCloseInfo, TransportFrames } from "./transport.ts";
 
 /** Options for {@link createReplayTransport}. */
 export interface ReplayOptions {
@@ -53,8 +53,8 @@ export function createReplayTransport(
   /** Recorded id (as JSON, so `1` and `"1"` differ) to the id the client used instead. */
   const ids = new Map<string, unknown>();
 
-  let controller!: ReadableStreamDefaultController<TransportFrame>;
-  const readable = new ReadableStream<TransportFrame>({
+  let controller!: ReadableStreamDefaultController<TransportFrames>;
+  const readable = new ReadableStream<TransportFrames>({
     start(c) {
       controller = c;
     },
@@ -112,6 +112,12 @@ export function createReplayTransport(
     let anchorT = 0;
     let outs = 0;
     let lastOutT = 0;
+    // Records that are due together (all of them at infinite speed) go out as one batch.
+    let batch: string[] = [];
+    const flush = (): void => {
+      if (batch.length > 0 && !stopped) controller.enqueue(batch);
+      batch = [];
+    };
     for (const entry of entries) {
       if (entry.dir === "out") {
         outs++;
@@ -119,6 +125,7 @@ export function createReplayTransport(
         continue;
       }
       if (waitForWrites && written.length < outs) {
+        flush();
         while (!stopped && written.length < outs) await nap();
         // The rest plays relative to when the request really came, not when it was recorded.
         anchorWall = performance.now();
@@ -130,11 +137,13 @@ export function createReplayTransport(
         !stopped && left > 0;
         left = due - performance.now()
       ) {
+        flush();
         await nap(left);
       }
       if (stopped) return;
-      controller.enqueue(rewrite(entry.record));
+      batch.push(rewrite(entry.record));
     }
+    flush();
     if (!options.keepOpen) finish({ reason: "eof" });
   }
 

@@ -3,6 +3,12 @@ import type { ProtocolError } from "@pi-kit/protocol";
 /** One inbound item: a complete JSONL record (without its LF), or a framing error in its place. */
 export type TransportFrame = string | ProtocolError;
 
+/**
+ * The frames one read of the channel produced (a pipe chunk, a WebSocket message), in order and
+ * never empty: a consumer pays one stream read per chunk, not one per record.
+ */
+export type TransportFrames = readonly TransportFrame[];
+
 /** Why a transport closed. */
 export interface TransportCloseInfo {
   /** `exit`: the pi process ended; `closed`: closed locally; `eof`: the peer ended the stream; `error`: the channel failed. */
@@ -22,8 +28,8 @@ export interface TransportCloseInfo {
  * Runtime specifics (child processes, sockets, WebSocket, replay) live in implementations.
  */
 export interface Transport {
-  /** Inbound records in arrival order; it ends when the channel closes. */
-  readonly readable: ReadableStream<TransportFrame>;
+  /** Inbound records in arrival order, in batches; it ends when the channel closes. */
+  readonly readable: ReadableStream<TransportFrames>;
   /** Outbound records, each one line as produced by `encodeRecord` (JSON plus LF). */
   readonly writable: WritableStream<string>;
   /** Settles once, when the channel has closed for good. */

@@ -2,7 +2,7 @@
  * An in-memory pi for unit tests: a Transport built from TransformStreams, with a scriptable
  * responder and helpers to push records and read what the client wrote.
  */
-import type { TransportCloseInfo, TransportFrame } from "../../src/index.ts";
+import type { TransportCloseInfo, TransportFrame, TransportFrames } from "../../src/index.ts";
 import type { Transport } from "../../src/transports/transport.ts";
 
 /** A command as the client wrote it. */
@@ -46,14 +46,14 @@ export class FakePi {
   readonly written: Written[] = [];
   /** Per-command-type overrides; return `undefined` to answer later by hand. */
   readonly handlers = new Map<string, Responder>();
-  readonly #writer: WritableStreamDefaultWriter<TransportFrame>;
+  readonly #writer: WritableStreamDefaultWriter<TransportFrames>;
   readonly #waiters: Array<(command: Written) => void> = [];
   #resolveClosed!: (info: TransportCloseInfo) => void;
   readonly version: "0.73" | "1";
 
   constructor(version: "0.73" | "1" = "1") {
     this.version = version;
-    const toClient = new TransformStream<TransportFrame, TransportFrame>();
+    const toClient = new TransformStream<TransportFrames, TransportFrames>();
     const fromClient = new TransformStream<string, string>();
     this.#writer = toClient.writable.getWriter();
     const closed = new Promise<TransportCloseInfo>((resolve) => {
@@ -121,7 +121,7 @@ export class FakePi {
   push(record: unknown): void {
     const frame =
       typeof record === "string" || record instanceof Error ? record : JSON.stringify(record);
-    void this.#writer.write(frame as TransportFrame).catch(() => {});
+    void this.#writer.write([frame as TransportFrame]).catch(() => {});
   }
 
   /** Resolves with the next command the client writes. */

@@ -4,11 +4,11 @@ import {
   type ConnectionState,
   type ConnectionStateEvent,
   createWebSocketTransport,
-  type TransportFrame,
   WebSocketCloseError,
   type WebSocketConstructor,
   type WebSocketTransport,
 } from "../../src/index.ts";
+import { type FrameReader, frameReader } from "../frame-reader.ts";
 import { FakeBridge, socketClass } from "./ws-fake-bridge.ts";
 
 const FAST = { initialDelayMs: 10, maxDelayMs: 40, factor: 2, jitter: 0.5 };
@@ -33,7 +33,7 @@ function open(
   transport.addEventListener("statechange", (event) => {
     states.push((event as ConnectionStateEvent).state);
   });
-  return { transport, states, reader: transport.readable.getReader() };
+  return { transport, states, reader: frameReader(transport.readable) };
 }
 
 function waitForState(
@@ -54,7 +54,7 @@ function waitForState(
   });
 }
 
-async function read(reader: ReadableStreamDefaultReader<TransportFrame>): Promise<unknown> {
+async function read(reader: FrameReader): Promise<unknown> {
   const { value, done } = await reader.read();
   assert.equal(done, false);
   assert.equal(typeof value, "string");

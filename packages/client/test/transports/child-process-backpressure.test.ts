@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { resolveNode22 } from "@pi-kit/testing";
 import { spawnPi } from "../../src/process.ts";
+import { frameReader } from "../frame-reader.ts";
 
 // A flood of 20,000 records of 1 kB (20 MB). The child reports on stderr how far its writes got:
 // Node's stdout write returns false once the pipe is full, and "drain" waits for the reader.
@@ -40,7 +41,7 @@ test("child: with highWaterMark, an unread transport makes pi block instead of b
   assert.doesNotMatch(stderr, /done/);
 
   // Reading resumes the flow; every record arrives once and in order.
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   let expected = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -66,7 +67,7 @@ test("child: without highWaterMark, stdout is read eagerly (the default is uncha
   assert.equal(info.exitCode, 0);
   assert.match(stderr, new RegExp(`done ${LINES}\\n`));
   // The frames wait in `readable`: drain them so the stream is released.
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   let count = 0;
   while (!(await reader.read()).done) count++;
   assert.equal(count, LINES);

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { ChildProcessOptions, ChildProcessTransport } from "../../src/process.ts";
 import { detectRuntime, spawnPi } from "../../src/process.ts";
-import type { TransportFrame } from "../../src/transports/index.ts";
+import { type FrameReader, frameReader } from "../frame-reader.ts";
 
 const fakePi = fileURLToPath(new URL("./fixtures/fake-pi.mjs", import.meta.url));
 const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
@@ -21,7 +21,7 @@ function fake(
 
 /** Reads frames until `predicate` matches one, returning it. */
 async function until(
-  reader: ReadableStreamDefaultReader<TransportFrame>,
+  reader: FrameReader,
   predicate: (record: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
   for (;;) {
@@ -33,7 +33,7 @@ async function until(
   }
 }
 
-async function drain(reader: ReadableStreamDefaultReader<TransportFrame>): Promise<void> {
+async function drain(reader: FrameReader): Promise<void> {
   while (!(await reader.read()).done) {
     // Keep reading so pi never blocks on a full stdout.
   }
@@ -62,7 +62,7 @@ test("child: writes right after spawn are answered; close stops pi through stdin
   const writer = transport.writable.getWriter();
   // No sleep and no ready frame: pi reads stdin when it is ready.
   await writer.write('{"type":"get_state","id":"1"}\n');
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const response = await until(reader, (r) => r.type === "response");
   assert.deepEqual(response, {
     id: "1",
@@ -87,7 +87,7 @@ test("child: writes right after spawn are answered; close stops pi through stdin
 test("child: stderr is kept in a bounded ring buffer, cut at a line start", async () => {
   let live = "";
   const transport = await fake([], { stderrBufferBytes: 1000, onStderr: (text) => (live += text) });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const writer = transport.writable.getWriter();
   // 200 lines of 99 characters plus LF: 20 kB, twenty times the ring.
   await writer.write('{"type":"stderr","id":"s","lines":200,"width":99}\n');
@@ -106,7 +106,7 @@ test("child: a process that ignores stdin close gets SIGTERM, then SIGKILL", asy
   const transport = await fake(["--ignore-stdin-close", "--ignore-sigterm"], {
     stopTimeouts: { stdinCloseMs: 150, sigtermMs: 150 },
   });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
   await until(reader, (r) => r.id === "1");
   const start = performance.now();
@@ -124,7 +124,7 @@ test("child: a process that ignores only stdin close ends on SIGTERM", async () 
   const transport = await fake(["--ignore-stdin-close"], {
     stopTimeouts: { stdinCloseMs: 100, sigtermMs: 5000 },
   });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
   await until(reader, (r) => r.id === "1");
   const info = await transport.close();
@@ -134,7 +134,7 @@ test("child: a process that ignores only stdin close ends on SIGTERM", async () 
 
 test("child: a killed pi settles closed with exit, signal and stderr tail within 100 ms", async () => {
   const transport = await fake();
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const writer = transport.writable.getWriter();
   await writer.write('{"type":"get_state","id":"1"}\n');
   await until(reader, (r) => r.id === "1");
@@ -155,7 +155,7 @@ test("child: a killed pi settles closed with exit, signal and stderr tail within
 
 test("child: pi exiting by itself reports its exit code", async () => {
   const transport = await fake();
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"exit","code":3}\n');
   const info = await transport.closed;
   await drain(reader);
@@ -171,7 +171,7 @@ test("child: env is merged over the current environment", async () => {
     "console.log(JSON.stringify({type:'env',a:process.env.PI_KIT_A??null,path:!!process.env.PATH}))";
   const args = deno === undefined ? ["-e", script] : ["eval", script];
   const transport = await spawnPi({ command, args, env: { PI_KIT_A: "1" } });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   assert.deepEqual(await until(reader, (r) => r.type === "env"), {
     type: "env",
     a: "1",

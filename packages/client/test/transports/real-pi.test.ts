@@ -9,13 +9,13 @@ import {
   startModelServer,
 } from "@pi-kit/testing";
 import { type ChildProcessTransport, spawnPi } from "../../src/process.ts";
-import type { TransportFrame } from "../../src/transports/index.ts";
+import { type FrameReader, frameReader } from "../frame-reader.ts";
 
 /** pi 0.73.1 on a busy 2-core box takes about a second to start; leave room. */
 const TIMEOUT_MS = 30_000;
 
 async function until(
-  reader: ReadableStreamDefaultReader<TransportFrame>,
+  reader: FrameReader,
   predicate: (record: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
   for (;;) {
@@ -27,7 +27,7 @@ async function until(
   }
 }
 
-async function drain(reader: ReadableStreamDefaultReader<TransportFrame>): Promise<void> {
+async function drain(reader: FrameReader): Promise<void> {
   while (!(await reader.read()).done) {
     // Keep reading so pi never blocks on a full stdout.
   }
@@ -61,7 +61,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
 
     test("get_state written right after spawn is answered; closing stdin exits 0", async () => {
       const transport = await spawn();
-      const reader = transport.readable.getReader();
+      const reader = frameReader(transport.readable);
       await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
       const response = await Promise.race([
         until(reader, (r) => r.type === "response" && r.id === "1"),
@@ -82,7 +82,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
 
     test("pi killed from outside settles closed within 100 ms with the exit details", async () => {
       const transport = await spawn();
-      const reader = transport.readable.getReader();
+      const reader = frameReader(transport.readable);
       await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
       await until(reader, (r) => r.id === "1");
       const draining = drain(reader);

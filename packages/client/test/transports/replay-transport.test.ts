@@ -6,7 +6,9 @@ import {
   createStreamTransport,
   recordTransport,
   type TransportFrame,
+  type TransportFrames,
 } from "../../src/transports/index.ts";
+import { frameReader } from "../frame-reader.ts";
 
 const transcript: TranscriptEntry[] = [
   { t: 0, dir: "out", record: '{"id":"req_1","type":"get_state"}' },
@@ -19,9 +21,11 @@ const transcript: TranscriptEntry[] = [
 ];
 
 /** Reads every frame, noting when each arrived (ms since `start`). */
-async function readTimed(readable: ReadableStream<TransportFrame>, start: number) {
+async function readTimed(readable: ReadableStream<TransportFrames>, start: number) {
   const frames: { at: number; frame: TransportFrame }[] = [];
-  for await (const frame of readable) frames.push({ at: performance.now() - start, frame });
+  for await (const batch of readable) {
+    for (const frame of batch) frames.push({ at: performance.now() - start, frame });
+  }
   return frames;
 }
 
@@ -64,7 +68,7 @@ test("replay: Infinity plays as fast as possible, from a transcript string", asy
 
 test("replay: responses wait for their request, with the client's own ids", async () => {
   const transport = createReplayTransport(transcript, { speed: Number.POSITIVE_INFINITY });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const first = reader.read();
   const early = await Promise.race([first, new Promise((r) => setTimeout(() => r("nothing"), 30))]);
   assert.equal(early, "nothing", "nothing may arrive before the request is written");
@@ -89,7 +93,7 @@ test("replay: waitForWrites false plays regardless; keepOpen holds the channel u
     waitForWrites: false,
     keepOpen: true,
   });
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   assert.equal((await reader.read()).value, transcript[1]?.record);
   assert.equal((await reader.read()).value, transcript[2]?.record);
   const pending = await Promise.race([
@@ -111,7 +115,7 @@ test("replay: an abort signal stops the playback", async () => {
   const info = await transport.closed;
   assert.equal(info.reason, "closed");
   assert.equal((info.error as Error).message, "enough");
-  assert.equal((await transport.readable.getReader().read()).done, true);
+  assert.equal((await frameReader(transport.readable).read()).done, true);
 });
 
 test("record: a recorded session replays the same", async () => {
@@ -126,7 +130,7 @@ test("record: a recorded session replays the same", async () => {
   );
   const peer = toClient.writable.getWriter();
   const peerReader = toPeer.readable.getReader();
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const writer = transport.writable.getWriter();
 
   clock = 5;
@@ -157,7 +161,7 @@ test("record: a recorded session replays the same", async () => {
   });
   await replay.writable.getWriter().write('{"id":"1","type":"get_state"}\n');
   const played: TransportFrame[] = [];
-  for await (const frame of replay.readable) played.push(frame);
+  for await (const batch of replay.readable) played.push(...batch);
   assert.deepEqual(
     played,
     entries.filter((e) => e.dir === "in").map((e) => e.record),
@@ -171,7 +175,7 @@ test("record: a throwing sink does not break the session", async () => {
   });
   await transport.writable.getWriter().write('{"id":"req_1","type":"get_state"}\n');
   const frames: TransportFrame[] = [];
-  for await (const frame of transport.readable) frames.push(frame);
+  for await (const batch of transport.readable) frames.push(...batch);
   assert.equal(frames.length, 2);
   // Everything else is the wrapped transport's own.
   assert.equal(transport.written, replay.written);

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { ProtocolError } from "@pi-kit/protocol";
 import { createStreamTransport } from "../../src/transports/index.ts";
 import type { TransportFrame } from "../../src/transports/transport.ts";
+import { type FrameReader, frameReader } from "../frame-reader.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -28,7 +29,7 @@ function pair(maxRecordBytes?: number) {
   };
 }
 
-async function take(reader: ReadableStreamDefaultReader<TransportFrame>, n: number) {
+async function take(reader: FrameReader, n: number) {
   const frames: TransportFrame[] = [];
   while (frames.length < n) {
     const { done, value } = await reader.read();
@@ -40,7 +41,7 @@ async function take(reader: ReadableStreamDefaultReader<TransportFrame>, n: numb
 
 test("stream: records arrive as frames, whatever the chunking", async () => {
   const { transport, peerWriter } = pair();
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   const bytes = encoder.encode('{"type":"a","text":"é ✓"}\n{"type":"b"}\r\n{"ty');
   // Split inside a multi-byte character and inside a record.
   await peerWriter.write(bytes.subarray(0, 20));
@@ -56,17 +57,34 @@ test("stream: records arrive as frames, whatever the chunking", async () => {
   assert.deepEqual(await transport.closed, { reason: "eof" });
 });
 
+test("stream: the records of one chunk arrive as one batch, a chunk without one as none", async () => {
+  const { transport, peerWriter } = pair(64);
+  const reader = transport.readable.getReader();
+  await peerWriter.write(`{"type":"a"}\n{"type":"b","x":"${"x".repeat(100)}"}\n{"ty`);
+  const first = await reader.read();
+  assert.equal(first.done, false);
+  const [a, tooLarge, ...rest] = first.value ?? [];
+  assert.equal(a, '{"type":"a"}');
+  assert.ok(tooLarge instanceof ProtocolError);
+  assert.deepEqual(rest, []);
+  // An unfinished record makes no empty batch; the chunk that ends it carries it.
+  await peerWriter.write('pe":"c"');
+  await peerWriter.write('}\n{"type":"d"}\n');
+  assert.deepEqual((await reader.read()).value, ['{"type":"c"}', '{"type":"d"}']);
+  await transport.close();
+});
+
 test("stream: a record without a final LF is delivered at the end", async () => {
   const { transport, peerWriter } = pair();
   await peerWriter.write('{"type":"last"}');
   await peerWriter.close();
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   assert.deepEqual(await take(reader, 2), ['{"type":"last"}']);
 });
 
 test("stream: an oversized record becomes a ProtocolError frame and the next one still arrives", async () => {
   const { transport, peerWriter } = pair(64);
-  const reader = transport.readable.getReader();
+  const reader = frameReader(transport.readable);
   await peerWriter.write(
     `{"type":"ok"}\n{"type":"big","x":"${"x".repeat(200)}"}\n{"type":"next"}\n`,
   );
@@ -122,7 +140,7 @@ test("stream: close() closes the writable, ends the readable and releases the ch
   const info = await transport.close();
   assert.deepEqual(info, { reason: "closed" });
   assert.equal(await peerRead, '{"type":"get_state","id":"1"}\n');
-  assert.deepEqual(await transport.readable.getReader().read(), { done: true, value: undefined });
+  assert.deepEqual(await frameReader(transport.readable).read(), { done: true, value: undefined });
   await assert.rejects(writer.write("{}\n"));
   assert.deepEqual(await transport.close(), { reason: "closed" });
   assert.equal(released(), 1);

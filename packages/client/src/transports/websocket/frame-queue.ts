@@ -1,18 +1,20 @@
-import type { ReconnectInfo, TransportFrame } from "../transport.ts";
+import type { ReconnectInfo, TransportFrame, TransportFrames } from "../transport.ts";
 
-type Item = { readonly frame: TransportFrame } | { readonly reconnect: ReconnectInfo };
+/** Frames of one connection waiting to be read, or the marker between two connections. */
+type Item = TransportFrame[] | ReconnectInfo;
 
 /**
  * The inbound side of a reconnecting transport: frames of every connection in arrival order on
  * one `ReadableStream`, with a reconnect marker between connections.
  *
- * The stream pulls one item per read (high-water mark 0), so a marker's listeners run exactly when
- * the consumer has read every frame of the dropped connection and not yet one of the new one.
+ * The stream pulls on each read (high-water mark 0) and hands over every frame queued since, up to
+ * the next marker, as one batch; so a marker's listeners run exactly when the consumer has read
+ * every frame of the dropped connection and not yet one of the new one.
  * Sockets are read eagerly into the queue; a client reads continuously, which keeps it short.
  */
 export class FrameQueue {
   /** The frames, for the transport's `readable`. */
-  readonly readable: ReadableStream<TransportFrame>;
+  readonly readable: ReadableStream<TransportFrames>;
   readonly #items: Item[] = [];
   readonly #listeners = new Set<(info: ReconnectInfo) => void>();
   readonly #onError: (error: unknown) => void;
@@ -22,7 +24,7 @@ export class FrameQueue {
   /** `onCancel` runs when the consumer cancels the stream; `onError` gets a listener's exception. */
   constructor(onCancel: (reason: unknown) => void, onError: (error: unknown) => void) {
     this.#onError = onError;
-    this.readable = new ReadableStream<TransportFrame>(
+    this.readable = new ReadableStream<TransportFrames>(
       {
         pull: (controller) => this.#pull(controller),
         cancel: (reason) => {
@@ -35,17 +37,19 @@ export class FrameQueue {
     );
   }
 
-  /** Queues one frame. */
+  /** Queues one frame, in the batch the next read hands over. */
   push(frame: TransportFrame): void {
     if (this.#ended) return;
-    this.#items.push({ frame });
+    const last = this.#items.at(-1);
+    if (Array.isArray(last)) last.push(frame);
+    else this.#items.push([frame]);
     this.#notify();
   }
 
   /** Queues the reconnect marker of a new connection. */
   reconnected(info: ReconnectInfo): void {
     if (this.#ended) return;
-    this.#items.push({ reconnect: info });
+    this.#items.push(info);
     this.#notify();
   }
 
@@ -67,7 +71,7 @@ export class FrameQueue {
     wake?.();
   }
 
-  async #pull(controller: ReadableStreamDefaultController<TransportFrame>): Promise<void> {
+  async #pull(controller: ReadableStreamDefaultController<TransportFrames>): Promise<void> {
     for (;;) {
       const item = this.#items.shift();
       if (item === undefined) {
@@ -80,13 +84,13 @@ export class FrameQueue {
         });
         continue;
       }
-      if ("frame" in item) {
-        controller.enqueue(item.frame);
+      if (Array.isArray(item)) {
+        controller.enqueue(item);
         return;
       }
       for (const listener of [...this.#listeners]) {
         try {
-          listener(item.reconnect);
+          listener(item);
         } catch (error) {
           this.#onError(error);
         }

@@ -4,7 +4,7 @@ import type {
   ReconnectInfo,
   ReconnectingTransport,
   TransportCloseInfo,
-  TransportFrame,
+  TransportFrames,
 } from "../transport.ts";
 import { type Backoff, backoffDelay, type ReconnectOptions, resolveBackoff } from "./backoff.ts";
 import { finalCloseInfo } from "./close-codes.ts";
@@ -96,7 +96,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
 
 class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   readonly url: string;
-  readonly readable: ReadableStream<TransportFrame>;
+  readonly readable: ReadableStream<TransportFrames>;
   readonly writable: WritableStream<string>;
   readonly closed: Promise<TransportCloseInfo>;
   readonly #queue: FrameQueue;
