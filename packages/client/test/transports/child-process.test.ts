@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { ChildProcessOptions, ChildProcessTransport } from "../../src/process.ts";
 import { detectRuntime, spawnPi } from "../../src/process.ts";
-import { type FrameReader, frameReader } from "../frame-reader.ts";
+import { frameReader } from "../frame-reader.ts";
 
 const fakePi = fileURLToPath(new URL("./fixtures/fake-pi.mjs", import.meta.url));
 const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
@@ -17,26 +17,6 @@ function fake(
   const command = deno === undefined ? process.execPath : deno.execPath();
   const prefix = deno === undefined ? [] : ["run", "-A"];
   return spawnPi({ command, args: [...prefix, fakePi, ...flags], ...options });
-}
-
-/** Reads frames until `predicate` matches one, returning it. */
-async function until(
-  reader: FrameReader,
-  predicate: (record: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error("the stream ended first");
-    if (typeof value !== "string") continue;
-    const record = JSON.parse(value) as Record<string, unknown>;
-    if (predicate(record)) return record;
-  }
-}
-
-async function drain(reader: FrameReader): Promise<void> {
-  while (!(await reader.read()).done) {
-    // Keep reading so pi never blocks on a full stdout.
-  }
 }
 
 test("child: the runtime is detected", () => {
@@ -63,7 +43,7 @@ test("child: writes right after spawn are answered; close stops pi through stdin
   // No sleep and no ready frame: pi reads stdin when it is ready.
   await writer.write('{"type":"get_state","id":"1"}\n');
   const reader = frameReader(transport.readable);
-  const response = await until(reader, (r) => r.type === "response");
+  const response = await reader.until((r) => r.type === "response");
   assert.deepEqual(response, {
     id: "1",
     type: "response",
@@ -72,7 +52,7 @@ test("child: writes right after spawn are answered; close stops pi through stdin
     data: { fake: true },
   });
 
-  const reading = (async () => until(reader, (r) => r.type === "goodbye"))();
+  const reading = (async () => reader.until((r) => r.type === "goodbye"))();
   const info = await transport.close();
   // The stdin close let pi write its final record before it exited.
   assert.deepEqual(await reading, { type: "goodbye" });
@@ -81,7 +61,7 @@ test("child: writes right after spawn are answered; close stops pi through stdin
   assert.equal(info.signal, null);
   assert.match(info.stderrTail ?? "", /stdin closed\n$/);
   assert.equal(await transport.closed, info);
-  await drain(reader);
+  await reader.drain();
 });
 
 test("child: stderr is kept in a bounded ring buffer, cut at a line start", async () => {
@@ -91,9 +71,9 @@ test("child: stderr is kept in a bounded ring buffer, cut at a line start", asyn
   const writer = transport.writable.getWriter();
   // 200 lines of 99 characters plus LF: 20 kB, twenty times the ring.
   await writer.write('{"type":"stderr","id":"s","lines":200,"width":99}\n');
-  await until(reader, (r) => r.id === "s");
+  await reader.until((r) => r.id === "s");
   const info = await transport.close();
-  await drain(reader);
+  await reader.drain();
   const tail = info.stderrTail ?? "";
   assert.ok(tail.length <= 1000, `tail is ${tail.length} bytes`);
   assert.match(tail, /^(-*\d+\n)+stdin closed\n$/);
@@ -108,11 +88,11 @@ test("child: a process that ignores stdin close gets SIGTERM, then SIGKILL", asy
   });
   const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
-  await until(reader, (r) => r.id === "1");
+  await reader.until((r) => r.id === "1");
   const start = performance.now();
   const info = await transport.close();
   const took = performance.now() - start;
-  await drain(reader);
+  await reader.drain();
   assert.equal(info.reason, "closed");
   assert.equal(info.signal, "SIGKILL");
   assert.equal(info.exitCode, null);
@@ -126,9 +106,9 @@ test("child: a process that ignores only stdin close ends on SIGTERM", async () 
   });
   const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
-  await until(reader, (r) => r.id === "1");
+  await reader.until((r) => r.id === "1");
   const info = await transport.close();
-  await drain(reader);
+  await reader.drain();
   assert.equal(info.signal, "SIGTERM");
 });
 
@@ -137,7 +117,7 @@ test("child: a killed pi settles closed with exit, signal and stderr tail within
   const reader = frameReader(transport.readable);
   const writer = transport.writable.getWriter();
   await writer.write('{"type":"get_state","id":"1"}\n');
-  await until(reader, (r) => r.id === "1");
+  await reader.until((r) => r.id === "1");
   const start = performance.now();
   process.kill(transport.pid as number, "SIGKILL");
   const info = await transport.closed;
@@ -158,7 +138,7 @@ test("child: pi exiting by itself reports its exit code", async () => {
   const reader = frameReader(transport.readable);
   await transport.writable.getWriter().write('{"type":"exit","code":3}\n');
   const info = await transport.closed;
-  await drain(reader);
+  await reader.drain();
   assert.equal(info.reason, "exit");
   assert.equal(info.exitCode, 3);
   assert.equal(info.signal, null);
@@ -172,7 +152,7 @@ test("child: env is merged over the current environment", async () => {
   const args = deno === undefined ? ["-e", script] : ["eval", script];
   const transport = await spawnPi({ command, args, env: { PI_KIT_A: "1" } });
   const reader = frameReader(transport.readable);
-  assert.deepEqual(await until(reader, (r) => r.type === "env"), {
+  assert.deepEqual(await reader.until((r) => r.type === "env"), {
     type: "env",
     a: "1",
     path: true,

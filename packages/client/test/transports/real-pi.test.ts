@@ -9,29 +9,10 @@ import {
   startModelServer,
 } from "@pi-kit/testing";
 import { type ChildProcessTransport, spawnPi } from "../../src/process.ts";
-import { type FrameReader, frameReader } from "../frame-reader.ts";
+import { frameReader } from "../frame-reader.ts";
 
 /** pi 0.73.1 on a busy 2-core box takes about a second to start; leave room. */
 const TIMEOUT_MS = 30_000;
-
-async function until(
-  reader: FrameReader,
-  predicate: (record: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error("pi's stdout ended first");
-    if (typeof value !== "string") continue;
-    const record = JSON.parse(value) as Record<string, unknown>;
-    if (predicate(record)) return record;
-  }
-}
-
-async function drain(reader: FrameReader): Promise<void> {
-  while (!(await reader.read()).done) {
-    // Keep reading so pi never blocks on a full stdout.
-  }
-}
 
 for (const version of ["1", "0.73"] satisfies PiVersion[]) {
   describe(`real pi ${version}`, { timeout: 90_000 }, () => {
@@ -64,7 +45,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
       const reader = frameReader(transport.readable);
       await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
       const response = await Promise.race([
-        until(reader, (r) => r.type === "response" && r.id === "1"),
+        reader.until((r) => r.type === "response" && r.id === "1"),
         new Promise<never>((_, reject) =>
           setTimeout(() => reject(new Error("no answer")), TIMEOUT_MS),
         ),
@@ -72,7 +53,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
       assert.equal(response.success, true);
       assert.equal((response.data as { model: { provider: string } }).model.provider, "pikit");
 
-      const draining = drain(reader);
+      const draining = reader.drain();
       const info = await transport.close();
       await draining;
       assert.equal(info.reason, "closed");
@@ -84,8 +65,8 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
       const transport = await spawn();
       const reader = frameReader(transport.readable);
       await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
-      await until(reader, (r) => r.id === "1");
-      const draining = drain(reader);
+      await reader.until((r) => r.id === "1");
+      const draining = reader.drain();
       const start = performance.now();
       process.kill(transport.pid as number, "SIGKILL");
       const info = await transport.closed;
