@@ -11,6 +11,7 @@ import type {
 import { spawnPi } from "@pi-kit/client/process";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { BridgeCloseCode } from "./close-codes.ts";
 import { BridgeError } from "./errors.ts";
 import { failure, sessionRoutes } from "./http/routes.ts";
 import { type BridgeLogger, jsonLogger, safeLog } from "./logger.ts";
@@ -27,6 +28,22 @@ import type { PiProcessSpec } from "./sessions/session.ts";
 import { SessionRegistry } from "./sessions/session-registry.ts";
 import { relayEvents } from "./ws/relay.ts";
 import type { WebSocketRuntime } from "./ws/runtime.ts";
+
+/** The close code that says why a pi-kit client's handshake was refused, by HTTP status. */
+const REFUSAL_CLOSE_CODES: Partial<Record<number, BridgeCloseCode>> = {
+  401: BridgeCloseCode.Unauthorized,
+  403: BridgeCloseCode.Forbidden,
+  404: BridgeCloseCode.NoSuchSession,
+  503: BridgeCloseCode.TryAgainLater,
+};
+
+/** True for a WebSocket handshake that offers the `pi-kit.v1` subprotocol. */
+function offersPiKit(c: Context): boolean {
+  return (
+    c.req.header("upgrade")?.toLowerCase() === "websocket" &&
+    offeredProtocols(c.req.raw.headers).includes(SUBPROTOCOL)
+  );
+}
 
 /** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
 export interface BridgeLimits {
@@ -142,7 +159,11 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   });
   let closing: Promise<void> | undefined;
 
-  const reject = (c: Context, status: 400 | 401 | 403 | 404 | 426 | 503, reason: string) => {
+  const reject = (
+    c: Context,
+    status: 400 | 401 | 403 | 404 | 426 | 503,
+    reason: string,
+  ): Response | Promise<Response> => {
     safeLog(logger, {
       event: "connection_rejected",
       status,
@@ -150,6 +171,17 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       ...(c.req.param("name") === undefined ? {} : { session: c.req.param("name") }),
       origin: c.req.header("origin") ?? null,
     });
+    // A pi-kit client (one that offers pi-kit.v1) may be a browser, which hides HTTP statuses
+    // from scripts: it gets the upgrade and, at once, a close code that says why. Nothing else
+    // passes on that socket. Other clients get the status.
+    const code = REFUSAL_CLOSE_CODES[status];
+    if (code !== undefined && offersPiKit(c)) {
+      return runtime.upgrade(
+        c,
+        { onOpen: (_event, ws) => ws.close(code, JSON.stringify({ reason })) },
+        SUBPROTOCOL,
+      );
+    }
     return c.json({ error: reason }, status);
   };
 

@@ -164,12 +164,15 @@ export async function connect(bridge: TestBridge, name: string): Promise<TestCli
   return client;
 }
 
-/** Sends a raw WebSocket handshake and returns the HTTP status (and headers) it got. */
+/**
+ * Sends a raw WebSocket handshake and returns the HTTP status (and headers) it got; after a 101,
+ * also the code of a close frame that follows within a second, if one does.
+ */
 export function rawUpgrade(
   bridge: TestBridge,
   path: string,
   headers: Record<string, string>,
-): Promise<{ status: number; head: string }> {
+): Promise<{ status: number; head: string; closeCode?: number }> {
   const url = new URL(bridge.url);
   return new Promise((resolve, reject) => {
     const socket = tcpConnect(Number(url.port), url.hostname, () => {
@@ -185,12 +188,30 @@ export function rawUpgrade(
       socket.write(`${lines.join("\r\n")}\r\n\r\n`);
     });
     let data = "";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      const end = data.indexOf("\r\n\r\n");
+      const status = Number(data.split(" ")[1]);
+      const frame = data.slice(end + 4);
+      // A server's close frame: 0x88, an unmasked length, then the code in two bytes.
+      const closeCode =
+        frame.length >= 4 && frame.charCodeAt(0) === 0x88
+          ? (frame.charCodeAt(2) << 8) | frame.charCodeAt(3)
+          : undefined;
+      resolve({
+        status,
+        head: data.slice(0, end),
+        ...(closeCode === undefined ? {} : { closeCode }),
+      });
+    };
     socket.on("data", (chunk) => {
       data += chunk.toString("latin1");
       const end = data.indexOf("\r\n\r\n");
       if (end === -1) return;
-      socket.destroy();
-      resolve({ status: Number(data.split(" ")[1]), head: data.slice(0, end) });
+      if (Number(data.split(" ")[1]) !== 101 || data.length >= end + 8) finish();
+      else timer ??= setTimeout(finish, 1000);
     });
     socket.on("error", reject);
   });

@@ -99,7 +99,7 @@ test("policy: refuses junk, null, invalid and denied commands; confines paths", 
   assert.throws(() => createCommandPolicy({ deny: ["rm_rf"] }), /Unknown command type/);
 });
 
-test("bridge: rejections before the upgrade carry a clear HTTP status", async () => {
+test("bridge: refusals carry a clear HTTP status, or for a pi-kit client a close code", async () => {
   const bridge = await startBridge({
     origins: ["http://localhost:5173"],
     autoCreate: false,
@@ -108,18 +108,16 @@ test("bridge: rejections before the upgrade carry a clear HTTP status", async ()
   try {
     const path = "/sessions/a/ws";
     const v1 = { "Sec-WebSocket-Protocol": `pi-kit.v1, pi-kit.token.${bridge.token}` };
+    const bearer = { Authorization: `Bearer ${bridge.token}` };
+    // Without pi-kit.v1 on offer: the HTTP status, before any upgrade.
     assert.equal((await rawUpgrade(bridge, path, {})).status, 401, "no token");
     assert.equal(
-      (
-        await rawUpgrade(bridge, path, {
-          "Sec-WebSocket-Protocol": "pi-kit.v1, pi-kit.token.wrongwrongwrongwrong",
-        })
-      ).status,
+      (await rawUpgrade(bridge, path, { Authorization: "Bearer wrongwrongwrongwrong" })).status,
       401,
       "wrong token",
     );
     assert.equal(
-      (await rawUpgrade(bridge, path, { ...v1, Origin: "https://evil.example" })).status,
+      (await rawUpgrade(bridge, path, { ...bearer, Origin: "https://evil.example" })).status,
       403,
       "foreign origin",
     );
@@ -129,7 +127,20 @@ test("bridge: rejections before the upgrade carry a clear HTTP status", async ()
       400,
       "token without pi-kit.v1",
     );
-    assert.equal((await rawUpgrade(bridge, path, v1)).status, 404, "unknown session");
+    assert.equal((await rawUpgrade(bridge, path, bearer)).status, 404, "unknown session");
+    // A pi-kit client may be a browser, which cannot read a status: the upgrade, then a close code.
+    const refusals: Array<[Record<string, string>, number, string]> = [
+      [{ "Sec-WebSocket-Protocol": "pi-kit.v1" }, 4401, "no token"],
+      [{ "Sec-WebSocket-Protocol": "pi-kit.v1, pi-kit.token.wrongwrongwrongwrong" }, 4401, "wrong"],
+      [{ ...v1, Origin: "https://evil.example" }, 4403, "foreign origin"],
+      [v1, 4404, "unknown session"],
+    ];
+    for (const [headers, code, what] of refusals) {
+      const refused = await rawUpgrade(bridge, path, headers);
+      assert.equal(refused.status, 101, what);
+      assert.match(refused.head, /sec-websocket-protocol: pi-kit\.v1\r?$/im, what);
+      assert.equal(refused.closeCode, code, what);
+    }
     const http = await fetch(`${bridge.url}/api/sessions`);
     assert.equal(http.status, 401);
     await http.body?.cancel();

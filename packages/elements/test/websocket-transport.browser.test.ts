@@ -9,6 +9,7 @@ import {
   type ClientEvent,
   createWebSocketTransport,
   PiClient,
+  WebSocketCloseError,
   type WebSocketTransport,
 } from "@pi-kit/client";
 
@@ -77,6 +78,23 @@ describe("WebSocket transport (Chromium, real bridge)", () => {
     } finally {
       await client.close();
     }
+  });
+
+  live("a wrong token closes the transport at once with 4401, without retrying", async () => {
+    const info = bridge as BridgeInfo;
+    const transport = createWebSocketTransport({
+      url: `${info.wsBase}/sessions/browser-denied/ws`,
+      token: "wrong-wrong-wrong-wrong",
+      reconnect: { initialDelayMs: 50, maxDelayMs: 200 },
+    });
+    const states: string[] = [];
+    transport.addEventListener("statechange", () => states.push(transport.state.status));
+    const closed = await transport.closed;
+    expect(closed.reason).to.equal("error");
+    expect(closed.error).to.be.instanceOf(WebSocketCloseError);
+    expect((closed.error as WebSocketCloseError).code).to.equal(4401);
+    expect(String(closed.error)).to.contain("Unauthorized");
+    expect(states).not.to.include("reconnecting");
   });
 
   live(

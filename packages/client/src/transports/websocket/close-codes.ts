@@ -25,6 +25,12 @@ export const BridgeCloseCode = {
   SessionClosed: 4001,
   /** Another connection attached to the same session: final, so two tabs do not evict each other forever. */
   Replaced: 4002,
+  /** The token was missing or wrong: final. Sent after the upgrade, because browsers hide HTTP statuses. */
+  Unauthorized: 4401,
+  /** The page's origin is not allowed: final. */
+  Forbidden: 4403,
+  /** No such session, and the bridge does not create sessions on connect: final. */
+  NoSuchSession: 4404,
 } as const;
 /** Close codes the bridge sends, as the client reads them. */
 export type BridgeCloseCode = (typeof BridgeCloseCode)[keyof typeof BridgeCloseCode];

@@ -77,11 +77,11 @@ export interface WebSocketTransport extends ReconnectingTransport, EventTarget {
  * and jitter; the records of the new socket follow on the same `readable`, and `onReconnect`
  * listeners run between the two sockets' records. Writes made while disconnected wait for the next
  * socket. Final closes settle `closed`: pi exited (4000, or 4001 with an exit code: `exit` with
- * `exitCode`, `signal`, `stderrTail`), refusals (1003, 1008, 1009, replaced by another client 4002:
- * `error`), a normal close (1000: `eof`), `close()` (`closed`), or giving up after
- * `reconnect.maxAttempts` failures (`error`). The bridge refuses a bad token or origin with an HTTP
- * status before the upgrade, which browsers report as a plain failure (1006): it is retried, so a UI
- * that stays `reconnecting` should ask the bridge's `GET /api/sessions` why.
+ * `exitCode`, `signal`, `stderrTail`), refusals (1003, 1008, 1009, replaced by another client 4002,
+ * a missing or wrong token 4401, a foreign origin 4403, an unknown session 4404: `error`), a normal
+ * close (1000: `eof`), `close()` (`closed`), or giving up after `reconnect.maxAttempts` failures
+ * (`error`). The bridge answers a refused handshake that offers `pi-kit.v1` with one of those close
+ * codes rather than an HTTP status, which browsers would report as a plain network failure (1006).
  *
  * @example
  * ```ts
