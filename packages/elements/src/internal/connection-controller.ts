@@ -94,3 +94,19 @@ export class ConnectionController implements ReactiveController {
     if (previous !== undefined) this.#changed?.(undefined, previous);
   }
 }
+
+/**
+ * A {@link ConnectionOptions.changed} callback for elements that show data loaded from pi: it
+ * calls `refresh` as soon as a client is there and again after each of its runs.
+ */
+export function refreshOnRuns(refresh: () => void): NonNullable<ConnectionOptions["changed"]> {
+  let off: (() => void) | undefined;
+  return (next) => {
+    off?.();
+    off = undefined;
+    const client = next?.client;
+    if (client === undefined) return;
+    off = client.on("run_settled", refresh);
+    refresh();
+  };
+}

@@ -1,9 +1,8 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { ForkMessage } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
-import { ConnectionController } from "../../internal/connection-controller.ts";
-import type { PiConnection } from "../../internal/context.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
+import { busyTask } from "../../internal/busy-task.ts";
+import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
 import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { listStyles } from "../../styles/list.ts";
@@ -81,9 +80,10 @@ export class PiForkPicker extends LitElement {
   declare active: number;
   declare busy: boolean;
 
-  readonly #connection = new ConnectionController(this, { changed: (next) => this.#listen(next) });
+  readonly #connection = new ConnectionController(this, {
+    changed: refreshOnRuns(() => void this.refresh()),
+  });
   readonly #typeahead = new Typeahead();
-  #off: (() => void) | undefined;
   #text: PiStrings = stringsFor("en");
 
   constructor() {
@@ -96,14 +96,9 @@ export class PiForkPicker extends LitElement {
   async refresh(): Promise<void> {
     const client = this.#connection.client;
     if (client === undefined) return;
-    this.busy = true;
-    try {
+    await busyTask(this, "load-fork-messages", async () => {
       this.messages = await client.getForkMessages();
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("load-fork-messages", error));
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   /** Forks at a message (fires `pi-fork` first, `pi-forked` after). */
@@ -111,16 +106,11 @@ export class PiForkPicker extends LitElement {
     if (!this.dispatchEvent(new PiForkEvent(message))) return;
     const client = this.#connection.client;
     if (client === undefined) return;
-    this.busy = true;
-    try {
+    await busyTask(this, "fork", async () => {
       const result = await client.fork(message.entryId);
       this.dispatchEvent(new PiForkedEvent(message.entryId, result.text, result.cancelled));
       void this.refresh();
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("fork", error));
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   override focus(options?: FocusOptions): void {
@@ -189,15 +179,6 @@ export class PiForkPicker extends LitElement {
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector(`#fork-${next}`)?.scrollIntoView({ block: "nearest" }),
     );
-  }
-
-  #listen(connection: PiConnection | undefined): void {
-    this.#off?.();
-    this.#off = undefined;
-    const client = connection?.client;
-    if (client === undefined) return;
-    this.#off = client.on("run_settled", () => void this.refresh());
-    void this.refresh();
   }
 }
 

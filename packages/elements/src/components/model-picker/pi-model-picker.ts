@@ -1,9 +1,9 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { Model } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
+import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
 import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -98,18 +98,19 @@ export class PiModelPicker extends LitElement {
       this.requestUpdate();
       return;
     }
-    this.busy = true;
-    try {
-      this.#chosen = await client.setModel(model.provider, model.id);
-      // Reading the state back records the model, and the thinking level pi clamped to it.
-      await client.getState();
-      this.#chosen = undefined;
-    } catch (error) {
-      this.#chosen = undefined;
-      this.dispatchEvent(new PiErrorEvent("set-model", error));
-    } finally {
-      this.busy = false;
-    }
+    await busyTask(
+      this,
+      "set-model",
+      async () => {
+        this.#chosen = await client.setModel(model.provider, model.id);
+        // Reading the state back records the model, and the thinking level pi clamped to it.
+        await client.getState();
+        this.#chosen = undefined;
+      },
+      () => {
+        this.#chosen = undefined;
+      },
+    );
   }
 
   protected override willUpdate(): void {
@@ -165,16 +166,17 @@ export class PiModelPicker extends LitElement {
   async #load(connection: PiConnection | undefined): Promise<void> {
     const client = connection?.client;
     if (client === undefined || this.models !== undefined) return;
-    this.busy = true;
     this.error = undefined;
-    try {
-      this.#loaded = await client.getAvailableModels();
-    } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
-      this.dispatchEvent(new PiErrorEvent("load-models", error));
-    } finally {
-      this.busy = false;
-    }
+    await busyTask(
+      this,
+      "load-models",
+      async () => {
+        this.#loaded = await client.getAvailableModels();
+      },
+      (error) => {
+        this.error = error instanceof Error ? error.message : String(error);
+      },
+    );
   }
 }
 

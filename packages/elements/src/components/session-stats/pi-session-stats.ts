@@ -1,9 +1,8 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionStats } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
-import { ConnectionController } from "../../internal/connection-controller.ts";
-import type { PiConnection } from "../../internal/context.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
+import { busyTask } from "../../internal/busy-task.ts";
+import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
 import { formatCost, formatTokens } from "../../internal/format.ts";
 import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -49,8 +48,9 @@ export class PiSessionStats extends LitElement {
   declare theme: "light" | "dark" | "auto" | undefined;
   declare busy: boolean;
 
-  readonly #connection = new ConnectionController(this, { changed: (next) => this.#listen(next) });
-  #off: (() => void) | undefined;
+  readonly #connection = new ConnectionController(this, {
+    changed: refreshOnRuns(() => void this.refresh()),
+  });
   #text: PiStrings = stringsFor("en");
 
   constructor() {
@@ -62,14 +62,9 @@ export class PiSessionStats extends LitElement {
   async refresh(): Promise<void> {
     const client = this.#connection.client;
     if (client === undefined) return;
-    this.busy = true;
-    try {
+    await busyTask(this, "load-stats", async () => {
       this.stats = await client.getSessionStats();
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("load-stats", error));
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   protected override willUpdate(): void {
@@ -111,15 +106,6 @@ export class PiSessionStats extends LitElement {
             </div>`
         }
       </dl>${refresh}`;
-  }
-
-  #listen(connection: PiConnection | undefined): void {
-    this.#off?.();
-    this.#off = undefined;
-    const client = connection?.client;
-    if (client === undefined) return;
-    this.#off = client.on("run_settled", () => void this.refresh());
-    void this.refresh();
   }
 }
 

@@ -1,9 +1,8 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { ConnectionController } from "../../internal/connection-controller.ts";
-import type { PiConnection } from "../../internal/context.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
+import { busyTask } from "../../internal/busy-task.ts";
+import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
 import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
 import { listStyles } from "../../styles/list.ts";
@@ -78,13 +77,14 @@ export class PiSessionTree extends LitElement {
   declare busy: boolean;
   declare unsupported: boolean;
 
-  readonly #connection = new ConnectionController(this, { changed: (next) => this.#listen(next) });
+  readonly #connection = new ConnectionController(this, {
+    changed: refreshOnRuns(() => void this.refresh()),
+  });
   /** Collapsed rows and the active row, by entry id so they survive a reload. */
   readonly #collapsed = new Set<string>();
   #activeId: string | undefined;
   #rows: TreeRow[] = [];
   #visible: number[] = [];
-  #off: (() => void) | undefined;
   #scrollPending = true;
   #text: PiStrings = stringsFor("en");
 
@@ -102,16 +102,11 @@ export class PiSessionTree extends LitElement {
       this.unsupported = true;
       return;
     }
-    this.busy = true;
-    try {
+    await busyTask(this, "load-tree", async () => {
       const { tree, leafId } = await client.getTree();
       this.tree = tree;
       this.leafId = leafId;
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("load-tree", error));
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   override focus(options?: FocusOptions): void {
@@ -254,15 +249,6 @@ export class PiSessionTree extends LitElement {
       }
     }
     if (handled) event.preventDefault();
-  }
-
-  #listen(connection: PiConnection | undefined): void {
-    this.#off?.();
-    this.#off = undefined;
-    const client = connection?.client;
-    if (client === undefined) return;
-    this.#off = client.on("run_settled", () => void this.refresh());
-    void this.refresh();
   }
 }
 

@@ -1,8 +1,8 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { Model, ThinkingLevel } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
+import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
 import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -118,20 +118,20 @@ export class PiThinkingPicker extends LitElement {
     if (!this.dispatchEvent(new PiThinkingChangeEvent(level))) return;
     const client = this.#connection.client;
     this.#chosen = level;
-    this.busy = true;
-    try {
-      if (client !== undefined) {
+    await busyTask(
+      this,
+      "set-thinking-level",
+      async () => {
+        if (client === undefined) return;
         await client.setThinkingLevel(level);
         // pi clamps silently; reading the state back shows what it really chose.
         await client.getState();
         this.#chosen = undefined;
-      }
-    } catch (error) {
-      this.#chosen = undefined;
-      this.dispatchEvent(new PiErrorEvent("set-thinking-level", error));
-    } finally {
-      this.busy = false;
-    }
+      },
+      () => {
+        this.#chosen = undefined;
+      },
+    );
   }
 
   protected override willUpdate(): void {
