@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { readmeExamples } from "../../../test-support/readme-examples.ts";
+import { runtime } from "./helpers.ts";
+
+const examples = readmeExamples(new URL("../", import.meta.url));
+
+/** Runs an example the way the README's reader would, on Node; returns what it printed. */
+function run(name: string): string {
+  const path = examples.get(name) as string;
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=@pi-kit/source", "--import", "tsx", path],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout;
+}
+
+// Both examples use the Node adapter, so they run on the Node leg; Deno and Bun users swap the
+// import for /deno or /bun, which the other tests cover on their runtimes.
+if (runtime === "node") {
+  test("README example serve.ts: a bridge, a client through it, and the policy at work", () => {
+    const out = run("serve.ts");
+    assert.match(out, /^bridge on http:\/\/127\.0\.0\.1:\d+$/m);
+    assert.match(out, /^pi said: Echo: Say hello$/m);
+    assert.match(out, /^bash: Denied by bridge policy: `bash` is not allowed on this bridge$/m);
+  });
+
+  test("README example mount.ts: the bridge mounted in a Hono app answers its API", () => {
+    assert.match(run("mount.ts"), /^GET \/pi\/api\/sessions: 200 \{ sessions: \[\] \}$/m);
+  });
+}
