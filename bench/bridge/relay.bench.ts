@@ -52,7 +52,7 @@ const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
 const args = pi.args.filter((a) => a !== "--no-session");
 const spec = { command: pi.command, args, cwd: pi.cwd, env: pi.env };
 
-// Every frame pi writes in the tapped session, stamped as it leaves the transport (direct stdio).
+// Every frame pi writes in the tapped session, stamped as its batch leaves the transport (direct stdio).
 const tapped: number[] = [];
 let tapNext = false;
 async function tappedSpawn(options: ChildProcessOptions): Promise<ChildProcessTransport> {
@@ -63,7 +63,13 @@ async function tappedSpawn(options: ChildProcessOptions): Promise<ChildProcessTr
   const [direct, relayed] = transport.readable.tee();
   void (async () => {
     const reader = direct.getReader();
-    while (!(await reader.read()).done) stamps.push(now());
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // A batch is the frames of one stdout chunk: they all leave the transport now.
+      const at = now();
+      for (let i = 0; i < value.length; i++) stamps.push(at);
+    }
   })();
   return { ...transport, readable: relayed };
 }

@@ -61,6 +61,9 @@ export function report(title: string, checks: Check[]): void {
   console.log(
     `\n## ${title}${quick ? " (quick smoke run: small inputs, targets informative)" : ""}`,
   );
+  // A figure that is not a number means the benchmark itself broke: fail even a smoke run.
+  const broken = checks.filter((c) => !Number.isFinite(c.value)).map((c) => c.name);
+  if (broken.length > 0) throw new Error(`${title}: no figure for ${broken.join(", ")}`);
   for (const c of checks) {
     const ok = c.op === ">=" ? c.value >= c.target : c.value <= c.target;
     const figure = c.value >= 100 ? c.value.toFixed(0) : c.value.toFixed(2);
