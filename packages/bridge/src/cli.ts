@@ -31,7 +31,7 @@ Options:
   --grace-ms <n>        Keep pi running this long without a client (default 30000)
   --idle-ms <n>         Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n> Socket bytes before reading pi pauses (default 1048576)
-  --no-auto-create      A WebSocket to an unknown session gets 404 (create with POST /api/sessions)
+  --no-auto-create      Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
   --help                Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
