@@ -18,7 +18,7 @@ import { Worker } from "node:worker_threads";
 import { serveBridge } from "@pi-kit/bridge/node";
 import type { ChildProcessOptions, ChildProcessTransport } from "@pi-kit/client/node";
 import { spawnNode } from "@pi-kit/client/node";
-import { piCommand, startModelServer } from "@pi-kit/testing";
+import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import * as ws from "ws";
 import { quick, report } from "../lib/measure.ts";
 import type { ClientReplies, ClientRequest } from "./client-worker.ts";
@@ -49,8 +49,7 @@ wsSocket.send = function (this: unknown, ...a: unknown[]) {
 
 const model = await startModelServer();
 const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
-const args = pi.args.filter((a) => a !== "--no-session");
-const spec = { command: pi.command, args, cwd: pi.cwd, env: pi.env };
+const host = sessionHostOptions(pi);
 
 // Every frame pi writes in the tapped session, stamped as its batch leaves the transport (direct stdio).
 const tapped: number[] = [];
@@ -76,8 +75,7 @@ async function tappedSpawn(options: ChildProcessOptions): Promise<ChildProcessTr
 
 const served = await serveBridge({
   port: 0,
-  pi: spec,
-  sessionsDir: `${pi.tempRoot}/sessions`,
+  ...host,
   logger: () => {},
   spawn: tappedSpawn,
   limits: { maxSessions: SESSIONS + 4 },
@@ -143,7 +141,7 @@ console.log(`clock: client thread minus bridge thread ${ms(median(clockSkew))} (
 // 1. Latency per event and throughput: the tapped session against a direct pi, interleaved.
 tapNext = true;
 const relayedClient = await client("tapped", true);
-const direct = await spawnNode({ ...spec, args: [...args, "--no-session"] });
+const direct = await spawnNode({ ...host.pi, args: [...host.pi.args, "--no-session"] });
 const directReader = direct.readable.getReader();
 const directWriter = direct.writable.getWriter();
 async function directRun(): Promise<number> {

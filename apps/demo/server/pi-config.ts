@@ -11,6 +11,7 @@ import {
   piCommand,
   resolveNode22,
   resolvePi,
+  sessionHostOptions,
   startModelServer,
 } from "@pi-kit/testing";
 
@@ -60,13 +61,8 @@ export async function demoPi(
   const server: ModelServer = await startModelServer();
   const command = piCommand({ version: "1", baseUrl: server.baseUrl, extensions: [demoExtension] });
   return {
-    spec: {
-      command: command.command,
-      // The bridge gives each session its own --session-dir, so drop the kit's --no-session.
-      args: command.args.filter((arg) => arg !== "--no-session"),
-      cwd: command.cwd,
-      env: command.env,
-    },
+    // The bridge gives each session its own --session-dir (the demo chooses where).
+    spec: sessionHostOptions(command).pi,
     label: "scripted model (no API key; try [[bash ls]] or /demo-confirm)",
     scripted: true,
     async close() {

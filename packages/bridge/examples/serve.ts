@@ -1,22 +1,15 @@
 import { serveBridge } from "@pi-kit/bridge/node"; // or /deno, /bun: same API
 import { PiClient } from "@pi-kit/client";
 import { createNodeWebSocketTransport } from "@pi-kit/client/ws-node";
-import { piCommand, startModelServer } from "@pi-kit/testing";
+import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 
-// The scripted model stands in for a real provider. With your own pi and API key, the pi to run
-// is `{ command: "pi", args: ["--mode", "rpc"], cwd: "/my/project" }`.
+// The scripted model stands in for a real provider. With your own pi and API key, pass
+// `pi: { command: "pi", args: ["--mode", "rpc"], cwd: "/my/project" }` and a `sessionsDir`.
 const model = await startModelServer();
 const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
 const served = await serveBridge({
+  ...sessionHostOptions(pi), // pi: { command, args, cwd, env } and sessionsDir
   port: 0,
-  // The bridge gives every session a directory of its own, so no `--no-session`.
-  pi: {
-    command: pi.command,
-    args: pi.args.filter((arg) => arg !== "--no-session"),
-    cwd: pi.cwd,
-    env: pi.env,
-  },
-  sessionsDir: `${pi.tempRoot}/sessions`,
   origins: ["https://app.example"],
   policy: { deny: ["bash"] },
   limits: { maxSessions: 8, graceMs: 60_000 },

@@ -3,7 +3,7 @@
  * scripted model server, and a WebSocket client that works on Node 20 (ws), Node 22, Deno and Bun.
  */
 import { connect as tcpConnect } from "node:net";
-import { type PiCommand, piCommand, startModelServer } from "@pi-kit/testing";
+import { type PiCommand, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import type { BridgeLogEvent, ServeBridgeOptions, ServedBridge } from "../src/index.ts";
 
 /** The runtime the tests run on. */
@@ -39,15 +39,8 @@ export async function startBridge(
         : await import("../src/adapters/node.ts");
   const { uiProbe: _, ...rest } = options;
   const served = await adapter.serveBridge({
+    ...sessionHostOptions(pi),
     port: 0,
-    // The kit's pi runs without sessions by default; the bridge gives each its own directory.
-    pi: {
-      command: pi.command,
-      args: pi.args.filter((a) => a !== "--no-session"),
-      cwd: pi.cwd,
-      env: pi.env,
-    },
-    sessionsDir: `${pi.tempRoot}/sessions`,
     logger: (entry) => log.push(entry),
     stopTimeouts: { stdinCloseMs: 2000, sigtermMs: 1000 },
     ...rest,

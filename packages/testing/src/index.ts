@@ -23,6 +23,7 @@ export {
 export { type PiCommand, type PiCommandOptions, piCommand } from "./launcher/pi-command.ts";
 export { PI_PACKAGES, type PiInstall, type PiVersion, resolvePi } from "./launcher/resolve-pi.ts";
 export { resolveNode20, resolveNode22 } from "./launcher/runtime.ts";
+export { type SessionHostOptions, sessionHostOptions } from "./launcher/session-host.ts";
 export { uiProbeExtensionPath } from "./launcher/ui-probe.ts";
 export {
   type CompletionChunk,

@@ -3,7 +3,9 @@ import { describe, test } from "node:test";
 import {
   modelsJson,
   parseDirectives,
+  piCommand,
   scriptReply,
+  sessionHostOptions,
   settingsJson,
   splitPieces,
   splitWords,
@@ -78,5 +80,24 @@ describe("agent dir", () => {
     };
     assert.ok(settings.retry.baseDelayMs <= 100);
     assert.equal(settings.retry.provider.maxRetries, 0);
+  });
+});
+
+describe("session host options", () => {
+  test("drop --no-session and put the sessions inside the command's temp root", () => {
+    const pi = piCommand({ version: "1", baseUrl: "http://127.0.0.1:1/v1" });
+    try {
+      const host = sessionHostOptions(pi);
+      assert.ok(pi.args.includes("--no-session"));
+      assert.deepEqual(
+        host.pi.args,
+        pi.args.filter((arg) => arg !== "--no-session"),
+      );
+      assert.ok(host.pi.args.includes("--mode"));
+      assert.deepEqual([host.pi.command, host.pi.cwd, host.pi.env], [pi.command, pi.cwd, pi.env]);
+      assert.equal(host.sessionsDir, `${pi.tempRoot}/sessions`);
+    } finally {
+      pi.dispose();
+    }
   });
 });

@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { ServedBridge } from "@pi-kit/bridge";
 import type { AgentMessage } from "@pi-kit/protocol";
-import { type ModelServer, type PiCommand, piCommand, startModelServer } from "@pi-kit/testing";
+import {
+  type ModelServer,
+  type PiCommand,
+  piCommand,
+  sessionHostOptions,
+  startModelServer,
+} from "@pi-kit/testing";
 import {
   type ClientEvent,
   type DialogHandler,
@@ -52,15 +58,8 @@ async function startBridge(version: Version): Promise<Setup> {
         ? await import("@pi-kit/bridge/deno")
         : await import("@pi-kit/bridge/node");
   const served = await adapter.serveBridge({
+    ...sessionHostOptions(pi),
     port: 0,
-    // The bridge gives every session its own directory; the kit's pi runs without one by default.
-    pi: {
-      command: pi.command,
-      args: pi.args.filter((a) => a !== "--no-session"),
-      cwd: pi.cwd,
-      env: pi.env,
-    },
-    sessionsDir: `${pi.tempRoot}/sessions`,
     logger: () => {},
     stopTimeouts: { stdinCloseMs: 2000, sigtermMs: 1000 },
   });

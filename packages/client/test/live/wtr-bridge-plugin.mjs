@@ -3,7 +3,7 @@
 // Load the runner with `node --import tsx --conditions=@pi-kit/source` so the TypeScript sources import.
 // Usage: plugins: [...base.plugins, piKitBridgePlugin()] (see wtr-bridge.config.mjs).
 import { serveBridge } from "@pi-kit/bridge/node";
-import { piCommand, startModelServer } from "@pi-kit/testing";
+import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 
 /** Starts the bridge with the test server and stops it with it. */
 export function piKitBridgePlugin() {
@@ -16,14 +16,8 @@ export function piKitBridgePlugin() {
       model = await startModelServer();
       pi = piCommand({ version: "1", baseUrl: model.baseUrl });
       served = await serveBridge({
+        ...sessionHostOptions(pi),
         port: 0,
-        pi: {
-          command: pi.command,
-          args: pi.args.filter((a) => a !== "--no-session"),
-          cwd: pi.cwd,
-          env: pi.env,
-        },
-        sessionsDir: `${pi.tempRoot}/sessions`,
         origins: ["*"],
         logger: () => {},
       });
