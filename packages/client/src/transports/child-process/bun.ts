@@ -74,11 +74,9 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
   } catch (cause) {
     throw spawnError(command, cause);
   }
-  let done = false;
-  const exited = child.exited.then((): ExitStatus => {
-    done = true;
-    return { exitCode: child.exitCode, signal: child.signalCode };
-  });
+  const exited = child.exited.then(
+    (): ExitStatus => ({ exitCode: child.exitCode, signal: child.signalCode }),
+  );
   const sink = child.stdin;
   return createChildTransport(
     {
@@ -102,14 +100,7 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      kill(signal) {
-        if (done) return;
-        try {
-          child.kill(signal);
-        } catch {
-          // The process exited between the check and the kill.
-        }
-      },
+      kill: (signal) => child.kill(signal),
     },
     options,
   );

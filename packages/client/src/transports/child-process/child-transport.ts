@@ -29,7 +29,7 @@ export interface SpawnedChild {
   readonly stderr: ReadableStream<Uint8Array>;
   /** Resolves (never rejects) when the process has exited. */
   readonly exited: Promise<ExitStatus>;
-  /** Sends a signal; must not throw when the process is already gone. */
+  /** Sends a signal. Never called once `exited` has settled; may throw if the process just went. */
   kill(signal: StopSignal): void;
 }
 
@@ -46,6 +46,16 @@ export function createChildTransport(
   let exited = false;
   let stopping = false;
   let stop: Promise<unknown> | undefined;
+
+  // Once pi has exited there is nothing to signal (and its pid may be reused).
+  const kill = (signal: StopSignal): void => {
+    if (exited) return;
+    try {
+      child.kill(signal);
+    } catch {
+      // The process exited between the check and the signal.
+    }
+  };
 
   const closed = child.exited.then(async (status): Promise<TransportCloseInfo> => {
     exited = true;
@@ -71,7 +81,7 @@ export function createChildTransport(
       stop ??= gracefulStop(
         {
           closeStdin: sink.closeTarget,
-          kill: (signal) => child.kill(signal),
+          kill,
           exited: child.exited,
         },
         options.stopTimeouts,
@@ -80,7 +90,7 @@ export function createChildTransport(
     },
     stderrTail: () => ring.text(),
     kill(signal = "SIGTERM") {
-      child.kill(signal);
+      kill(signal);
     },
   };
 }

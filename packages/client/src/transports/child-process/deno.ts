@@ -73,9 +73,7 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
   } catch (cause) {
     throw spawnError(command, cause);
   }
-  let done = false;
   const exited = child.status.then(({ code, signal }): ExitStatus => {
-    done = true;
     // Deno reports a signal death as 128 + n alongside the signal; Node and Bun report no code.
     return signal === null ? { exitCode: code, signal: null } : { exitCode: null, signal };
   });
@@ -86,14 +84,7 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      kill(signal) {
-        if (done) return;
-        try {
-          child.kill(signal);
-        } catch {
-          // The process exited between the check and the kill.
-        }
-      },
+      kill: (signal) => child.kill(signal),
     },
     options,
   );

@@ -61,9 +61,7 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
       stdout: toReadable(child.stdout, options.highWaterMark !== undefined),
       stderr: toReadable(child.stderr, false),
       exited,
-      kill(signal) {
-        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      },
+      kill: (signal) => child.kill(signal),
     },
     options,
   );
