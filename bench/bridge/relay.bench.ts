@@ -141,7 +141,8 @@ console.log(`clock: client thread minus bridge thread ${ms(median(clockSkew))} (
 // 1. Latency per event and throughput: the tapped session against a direct pi, interleaved.
 tapNext = true;
 const relayedClient = await client("tapped", true);
-const direct = await spawnNode({ ...host.pi, args: [...host.pi.args, "--no-session"] });
+// The same pi, as the kit runs it: without a session directory.
+const direct = await spawnNode({ ...host.pi, args: pi.args });
 const directReader = direct.readable.getReader();
 const directWriter = direct.writable.getWriter();
 async function directRun(): Promise<number> {
