@@ -82,7 +82,7 @@ test("Stop aborts a streaming answer", async () => {
 
 test("a reload brings the transcript back from the session", async () => {
   await h.page.reload();
-  await h.page.getByText("Connected").first().waitFor();
+  await h.page.getByText("Connected", { exact: true }).first().waitFor();
   await chat().getByText("The quick brown fox jumps over the lazy dog", { exact: true }).waitFor();
   await chat()
     .getByText(/^Tool bash returned/)
@@ -99,7 +99,7 @@ test("when pi dies the page says so and restarts it", async () => {
   await alert.waitFor();
   await h.screenshot("pi-stopped");
   await alert.getByRole("button", { name: "Restart pi" }).click();
-  await h.page.getByText("Connected").first().waitFor();
+  await h.page.getByText("Connected", { exact: true }).first().waitFor();
   await send("[[text back again]]");
   await chat().getByText("back again", { exact: true }).waitFor();
 });
@@ -109,7 +109,7 @@ test("the plain-HTML page embeds <pi-chat> with one script tag and no build step
   try {
     await page.goto(`${h.demo.url}/static.html#token=${h.demo.token}`);
     const textarea = page.locator("pi-chat textarea");
-    await page.getByText("Connected").first().waitFor();
+    await page.getByText("Connected", { exact: true }).first().waitFor();
     await textarea.fill("[[text Hello from a static page]]");
     await textarea.press("Enter");
     await page.locator("pi-chat").getByText("Hello from a static page", { exact: true }).waitFor();

@@ -33,7 +33,7 @@ export async function startHarness(): Promise<Harness> {
     page,
     async open() {
       await page.goto(demo.openUrl);
-      await page.getByText("Connected").first().waitFor();
+      await page.getByText("Connected", { exact: true }).first().waitFor();
     },
     async screenshot(name) {
       await page.screenshot({ path: new URL(`${name}.png`, shots).pathname });
