@@ -43,6 +43,13 @@ export {
   type ExtensionWidget,
   type WidgetPlacement,
 } from "./extension-ui/ui-state.ts";
+export type {
+  SessionHistory,
+  SessionListQuery,
+  SessionPage,
+  SessionSummary,
+  StoredSessionState,
+} from "./history/session-history.ts";
 export { MessageAssembler, type StreamingToolCall } from "./session/message-assembler.ts";
 export {
   type BashRun,
