@@ -65,6 +65,7 @@ export {
   zhCN,
 } from "./internal/i18n.ts";
 export { moveIndex, Typeahead } from "./internal/list-navigation.ts";
+export { LocaleController, type LocaleHost } from "./internal/locale-controller.ts";
 export { MarkdownBlocks, renderMarkdown, SAFE_URL } from "./internal/markdown.ts";
 export { RafCoalescer } from "./internal/raf-coalescer.ts";
 export type {

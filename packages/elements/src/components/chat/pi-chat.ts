@@ -1,7 +1,7 @@
 import { ContextProvider } from "@lit/context";
 import type { BashRun, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import type { BashExecutionMessage } from "@pi-kit/protocol";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { html, LitElement, nothing } from "lit";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
@@ -11,7 +11,8 @@ import {
   PiSendEvent,
   type SendMode,
 } from "../../internal/events.ts";
-import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiStrings } from "../../internal/i18n.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -139,7 +140,7 @@ export class PiChat extends LitElement {
   readonly #scroll = new AutoScroll(this, (pinned) => {
     this.pinned = pinned;
   });
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
   #announcement = "";
   #wasRunning = false;
   #editorText: string | undefined;
@@ -179,20 +180,13 @@ export class PiChat extends LitElement {
     this.#scroll.pin();
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#text = stringsFor(resolveLang(this), this.strings);
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has("strings") || changed.has("lang"))
-      this.#text = stringsFor(resolveLang(this), this.strings);
+  protected override willUpdate(): void {
     this.#connection.resolve();
     this.#watchSignal(this.#connection.connection?.client);
     const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
-      this.#announcement = running ? this.#text.responding : this.#text.done;
+      this.#announcement = running ? this.#locale.strings.responding : this.#locale.strings.done;
       if (!running) this.#refreshStats();
       this.#wasRunning = running;
     }
@@ -217,7 +211,7 @@ export class PiChat extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const snapshot = this.#connection.snapshot;
     const connection = this.#connection.connection;
     const messages = snapshot?.messages ?? [];

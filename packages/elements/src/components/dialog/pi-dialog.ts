@@ -5,8 +5,9 @@ import { keyed } from "lit/directives/keyed.js";
 import { claim, release } from "../../internal/claims.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -118,7 +119,7 @@ export class PiDialog extends LitElement {
   #returnFocus: HTMLElement | undefined;
   #announcement = "";
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -161,7 +162,6 @@ export class PiDialog extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     if (changed.has("passive")) this.#register(this.#connection.connection);
     const previous = this.#shown;
     const closedHere = previous !== undefined && this.#closed.has(previous.request.id);
@@ -184,9 +184,12 @@ export class PiDialog extends LitElement {
     if (gone && !closedHere) {
       // Closed elsewhere (the client's timeout, a stale run, another view): say so, politely.
       const expired = (this.#deadlineOf(previous, now) ?? Infinity) <= now + 250;
-      this.#announcement = format(expired ? this.#text.dialogTimedOut : this.#text.dialogClosed, {
-        title: previous.request.title,
-      });
+      this.#announcement = format(
+        expired ? this.#locale.strings.dialogTimedOut : this.#locale.strings.dialogClosed,
+        {
+          title: previous.request.title,
+        },
+      );
     }
     if (next?.request.id !== previous?.request.id) {
       this.active = 0;
@@ -199,7 +202,7 @@ export class PiDialog extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const item = this.#shown;
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (item === undefined) return live;
@@ -264,7 +267,7 @@ export class PiDialog extends LitElement {
   }
 
   #body(request: DialogRequest): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const cancel = html`<button part="button cancel-button" @click=${() => this.cancel()}>${s.dialogCancel}</button>`;
     switch (request.method) {
       case "select":
@@ -442,7 +445,9 @@ export class PiDialog extends LitElement {
       if (deadline === undefined) continue;
       if (deadline <= now) {
         if (item === this.#shown)
-          this.#announcement = format(this.#text.dialogTimedOut, { title: item.request.title });
+          this.#announcement = format(this.#locale.strings.dialogTimedOut, {
+            title: item.request.title,
+          });
         this.#cancel(item, "timeout");
       } else if (
         item === this.#shown &&
@@ -453,7 +458,7 @@ export class PiDialog extends LitElement {
         const timeout = item.request.method === "editor" ? 0 : (item.request.timeout ?? 0);
         // A dialog that was short from the start is not worth a second announcement.
         if (timeout > WARN_AT_SECONDS * 1000 * 1.5)
-          this.#announcement = format(this.#text.dialogTimeWarning, {
+          this.#announcement = format(this.#locale.strings.dialogTimeWarning, {
             seconds: Math.ceil((deadline - now) / 1000),
             title: item.request.title,
           });

@@ -3,8 +3,9 @@ import type { ForkMessage } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
-import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiStrings } from "../../internal/i18n.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -84,7 +85,7 @@ export class PiForkPicker extends LitElement {
     changed: refreshOnRuns(() => void this.refresh()),
   });
   readonly #typeahead = new Typeahead();
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -119,13 +120,12 @@ export class PiForkPicker extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     const count = this.messages?.length ?? 0;
     if (this.active >= count) this.active = Math.max(0, count - 1);
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const messages = this.messages ?? [];
     if (messages.length === 0)
       return html`<p part="empty" class="empty" role="status">${this.busy ? s.loading : s.forkEmpty}</p>`;

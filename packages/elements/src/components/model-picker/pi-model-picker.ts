@@ -4,7 +4,8 @@ import { html, LitElement, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -71,7 +72,7 @@ export class PiModelPicker extends LitElement {
   #loaded: readonly Model[] = [];
   /** The model just chosen here, shown until pi's state reports it. */
   #chosen: Model | undefined;
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -115,13 +116,12 @@ export class PiModelPicker extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     if (this.busy) this.#internals.states.add("busy");
     else this.#internals.states.delete("busy");
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const models = this.models ?? this.#loaded;
     const current = this.value;
     const list =
@@ -149,7 +149,7 @@ export class PiModelPicker extends LitElement {
   }
 
   #status(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     if (this.error !== undefined)
       return html`<span part="status" class="status error" role="alert">${format(s.loadFailed, { error: this.error })}</span>`;
     return this.busy

@@ -4,7 +4,8 @@ import { html, LitElement, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
 import { formatCost, formatTokens } from "../../internal/format.ts";
-import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { statsStyles } from "./pi-session-stats.styles.ts";
@@ -51,7 +52,7 @@ export class PiSessionStats extends LitElement {
   readonly #connection = new ConnectionController(this, {
     changed: refreshOnRuns(() => void this.refresh()),
   });
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -69,11 +70,10 @@ export class PiSessionStats extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const stats = this.stats;
     const refresh = this.#connection.client
       ? html`<button part="refresh-button" class="refresh" ?disabled=${this.busy} @click=${() => void this.refresh()}>${s.refresh}</button>`

@@ -3,8 +3,9 @@ import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
-import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiStrings } from "../../internal/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -86,7 +87,7 @@ export class PiSessionTree extends LitElement {
   #rows: TreeRow[] = [];
   #visible: number[] = [];
   #scrollPending = true;
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -115,7 +116,6 @@ export class PiSessionTree extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     if (changed.has("tree")) this.#rows = flattenTree(this.tree ?? []);
     if (changed.has("tree") || changed.has("leafId")) {
       const ids = new Set(this.#rows.map((r) => r.node.entry.id));
@@ -133,7 +133,7 @@ export class PiSessionTree extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     if (this.#rows.length === 0) {
       const text = this.unsupported ? s.treeUnsupported : this.busy ? s.loading : s.treeEmpty;
       return html`<p part="empty" class="empty" role="status">${text}</p>`;
@@ -163,7 +163,7 @@ export class PiSessionTree extends LitElement {
 
   #row(index: number, active: boolean): unknown {
     const row = this.#rows[index] as TreeRow;
-    const s = this.#text;
+    const s = this.#locale.strings;
     const { kind, text } = entryLabel(row.node.entry, s);
     const expanded = row.expandable ? !this.#collapsed.has(row.node.entry.id) : undefined;
     const current = row.node.entry.id === this.leafId;

@@ -3,8 +3,9 @@ import type { SlashCommand } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
-import { format, type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -101,7 +102,8 @@ export class PiSlashMenu extends LitElement {
   #dismissed = false;
   #matches: readonly SlashCommand[] = [];
   #announcement = "";
-  #text: PiStrings = stringsFor("en");
+  #announcedLang = "";
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -191,20 +193,27 @@ export class PiSlashMenu extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     if (changed.has("input")) this.#attach(this.input);
     if (changed.has("query") && this.query === undefined) this.#dismissed = false;
     const commands = this.commands ?? this.loaded;
     if (this.open && commands === undefined) void this.refresh();
     const before = this.#matches;
     this.#matches = this.open ? matchCommands(commands ?? [], this.query ?? "") : [];
-    if (changed.has("query") || before.length !== this.#matches.length || changed.has("loaded")) {
+    // A new language re-words what the live region says about the same matches.
+    const relabel = this.#locale.lang !== this.#announcedLang;
+    this.#announcedLang = this.#locale.lang;
+    if (
+      changed.has("query") ||
+      before.length !== this.#matches.length ||
+      changed.has("loaded") ||
+      relabel
+    ) {
       if (changed.has("query") || this.active >= this.#matches.length) this.active = 0;
       if (this.open && commands !== undefined) {
         const first = this.#matches[0];
         this.#announcement = first
-          ? `${format(this.#text.slashCount, { count: this.#matches.length })}. ${this.#describe(first, 0)}`
-          : this.#text.slashEmpty;
+          ? `${format(this.#locale.strings.slashCount, { count: this.#matches.length })}. ${this.#describe(first, 0)}`
+          : this.#locale.strings.slashEmpty;
       } else if (!this.open) this.#announcement = "";
     }
     this.toggleAttribute("open", this.open);
@@ -213,7 +222,7 @@ export class PiSlashMenu extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (!this.open) return live;
     const commands = this.commands ?? this.loaded;
@@ -242,11 +251,11 @@ export class PiSlashMenu extends LitElement {
 
   #source(command: SlashCommand): string {
     const key = SOURCE_KEYS[command.source];
-    return key === undefined ? command.source : this.#text[key];
+    return key === undefined ? command.source : this.#locale.strings[key];
   }
 
   #describe(command: SlashCommand, index: number): string {
-    const counter = format(this.#text.dialogCounter, {
+    const counter = format(this.#locale.strings.dialogCounter, {
       index: index + 1,
       total: this.#matches.length,
     });

@@ -3,7 +3,8 @@ import type { Model, ThinkingLevel } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
-import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiStrings } from "../../internal/i18n.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -91,7 +92,7 @@ export class PiThinkingPicker extends LitElement {
   #fetched: { readonly model: string; readonly levels: readonly ThinkingLevel[] } | undefined;
   #fetching: string | undefined;
   #chosen: ThinkingLevel | undefined;
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -136,12 +137,11 @@ export class PiThinkingPicker extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
     this.#fetchLevels();
   }
 
   protected override render(): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     const current = this.value;
     const levels = this.available;
     const shown = current === undefined || levels.includes(current) ? levels : [...levels, current];

@@ -4,7 +4,8 @@ import { repeat } from "lit/directives/repeat.js";
 import { claim, release } from "../../internal/claims.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import { type PiStrings, resolveLang, stringsFor } from "../../internal/i18n.ts";
+import type { PiStrings } from "../../internal/i18n.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { toastStyles } from "./pi-toasts.styles.ts";
@@ -104,7 +105,7 @@ export class PiToasts extends LitElement {
   /** The client whose notifications this element shows or waits to show. */
   #claimed: PiClient | undefined;
   #paused = false;
-  #text: PiStrings = stringsFor("en");
+  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -156,7 +157,6 @@ export class PiToasts extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#text = stringsFor(resolveLang(this), this.strings);
   }
 
   protected override render(): unknown {
@@ -166,7 +166,7 @@ export class PiToasts extends LitElement {
     return html`<div
       part="stack"
       class="stack"
-      aria-label=${this.#text.notifications}
+      aria-label=${this.#locale.strings.notifications}
       role="region"
       @pointerenter=${() => this.#pause(true)}
       @pointerleave=${() => this.#pause(false)}
@@ -182,7 +182,7 @@ export class PiToasts extends LitElement {
   }
 
   #list(toasts: readonly PiToast[]): unknown {
-    const s = this.#text;
+    const s = this.#locale.strings;
     return repeat(
       toasts,
       (t) => t.id,

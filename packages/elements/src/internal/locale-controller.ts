@@ -1,0 +1,81 @@
+import type { ReactiveController, ReactiveControllerHost } from "lit";
+import { type PiStrings, resolveLang, stringsFor } from "./i18n.ts";
+
+/** An element whose language follows its `lang` (or an ancestor's) and which takes string overrides. */
+export interface LocaleHost extends ReactiveControllerHost, HTMLElement {
+  strings?: Partial<PiStrings> | undefined;
+}
+
+const OBSERVED: MutationObserverInit = {
+  attributes: true,
+  attributeFilter: ["lang"],
+  subtree: true,
+};
+const hosts = new Set<LocaleController>();
+let observer: MutationObserver | undefined;
+
+// One observer for the whole page: a `lang` change anywhere (the document, a container, a shadow
+// root that holds pi elements) re-resolves every connected element, which updates only if its
+// language actually changed.
+function watch(host: HTMLElement): void {
+  observer ??= new MutationObserver(() => {
+    for (const controller of hosts) controller.check();
+  });
+  observer.observe(document.documentElement, OBSERVED);
+  // Observing a node twice only replaces its options, so re-observing on each connect is free.
+  for (let root = host.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode())
+    observer.observe(root, OBSERVED);
+}
+
+/**
+ * The strings of an element in its current language: its own `lang`, else the nearest ancestor's
+ * across shadow roots, with its `strings` overrides on top. Switching `lang` anywhere above the
+ * element re-renders it at once, with no reload and no wiring.
+ */
+export class LocaleController implements ReactiveController {
+  readonly #host: LocaleHost;
+  #lang = "";
+  #overrides: Partial<PiStrings> | undefined;
+  #strings: PiStrings = stringsFor("en");
+
+  constructor(host: LocaleHost) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  /** The language tag in effect. */
+  get lang(): string {
+    this.#resolve();
+    return this.#lang;
+  }
+
+  /** The strings in effect. */
+  get strings(): PiStrings {
+    this.#resolve();
+    return this.#strings;
+  }
+
+  /** Asks the host to update when its language changed. */
+  check(): void {
+    if (resolveLang(this.#host) !== this.#lang) this.#host.requestUpdate();
+  }
+
+  hostConnected(): void {
+    hosts.add(this);
+    watch(this.#host);
+    this.check();
+  }
+
+  hostDisconnected(): void {
+    hosts.delete(this);
+  }
+
+  #resolve(): void {
+    const lang = resolveLang(this.#host);
+    const overrides = this.#host.strings;
+    if (lang === this.#lang && overrides === this.#overrides) return;
+    this.#lang = lang;
+    this.#overrides = overrides;
+    this.#strings = stringsFor(lang, overrides);
+  }
+}
