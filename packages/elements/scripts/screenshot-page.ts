@@ -16,6 +16,7 @@ import type {
 import { parseTranscript } from "@pi-kit/protocol";
 import "@pi-kit/elements/define";
 import { TOKENS } from "@pi-kit/elements";
+import { MemoryHistory, summary } from "../test/memory-history.ts";
 
 type Theme = "light" | "dark";
 type Transcripts = Record<string, string>;
@@ -357,6 +358,27 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
       Object.assign(el, { tree, leafId: "a3" });
       stage.append(el);
       break;
+    case "pi-session-list": {
+      stage.style.width = "300px";
+      el.style.height = "560px";
+      const hours = 60;
+      const history = new MemoryHistory([
+        summary("fix-login", "Fix the login bug", 2, { state: "running", messageCount: 14 }),
+        summary("format-flag", "Add a --format option to the CLI", 25, { state: "idle" }),
+        summary("release", "Draft the release notes for 1.4", 3 * hours),
+        summary("flaky", "Why is the upload test flaky?", 26 * hours),
+        summary("parser", "Refactor the config parser", 3 * 24 * hours, {
+          damaged: "the last line was cut off (pi stopped while writing)",
+        }),
+        summary("docs", "Document the bridge's HTTP API", 9 * 24 * hours),
+        summary("perf", "Profile the markdown renderer", 40 * 24 * hours),
+        summary("ci", "Speed up CI on two cores", 400 * 24 * hours),
+      ]);
+      Object.assign(el, { history, selected: "format-flag" });
+      stage.append(el);
+      await wait(100);
+      break;
+    }
     default:
       throw new Error(`no scene for ${tag}`);
   }

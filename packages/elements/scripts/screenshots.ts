@@ -23,6 +23,7 @@ const TAGS = [
   "pi-session-stats",
   "pi-fork-picker",
   "pi-session-tree",
+  "pi-session-list",
 ];
 
 const root = new URL("../../../", import.meta.url);

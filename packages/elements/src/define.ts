@@ -13,6 +13,7 @@ import { PiForkPicker } from "./components/fork-picker/pi-fork-picker.ts";
 import { PiMarkdown } from "./components/markdown/pi-markdown.ts";
 import { PiModelPicker } from "./components/model-picker/pi-model-picker.ts";
 import { PiProvider } from "./components/provider/pi-provider.ts";
+import { PiSessionList } from "./components/session-list/pi-session-list.ts";
 import { PiSessionStats } from "./components/session-stats/pi-session-stats.ts";
 import { PiSessionTree } from "./components/session-tree/pi-session-tree.ts";
 import { PiSlashMenu } from "./components/slash-menu/pi-slash-menu.ts";
@@ -36,6 +37,7 @@ export const PI_ELEMENTS: Readonly<Record<string, CustomElementConstructor>> = {
   "pi-session-stats": PiSessionStats,
   "pi-fork-picker": PiForkPicker,
   "pi-session-tree": PiSessionTree,
+  "pi-session-list": PiSessionList,
   "pi-slash-menu": PiSlashMenu,
 };
 

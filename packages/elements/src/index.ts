@@ -22,6 +22,14 @@ export {
 export { PiMarkdown } from "./components/markdown/pi-markdown.ts";
 export { PiModelChangeEvent, PiModelPicker } from "./components/model-picker/pi-model-picker.ts";
 export { PiProvider } from "./components/provider/pi-provider.ts";
+export { PiSessionList } from "./components/session-list/pi-session-list.ts";
+export {
+  PiSessionCreateEvent,
+  PiSessionDeletedEvent,
+  PiSessionDeleteEvent,
+  PiSessionRenameEvent,
+  PiSessionSelectEvent,
+} from "./components/session-list/session-list-events.ts";
 export { PiSessionStats } from "./components/session-stats/pi-session-stats.ts";
 export { PiSessionTree, PiTreeSelectEvent } from "./components/session-tree/pi-session-tree.ts";
 export { flattenTree, type TreeRow } from "./components/session-tree/tree-rows.ts";

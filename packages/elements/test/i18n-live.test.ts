@@ -3,6 +3,7 @@ import type { TemplateResult } from "lit";
 import "../src/define.ts";
 import type { PiChat, PiDialogItem } from "../src/index.ts";
 import { deepText } from "./helpers.ts";
+import { MemoryHistory, summary } from "./memory-history.ts";
 import { model } from "./ui-helpers.ts";
 
 const dialog: PiDialogItem = {
@@ -60,6 +61,13 @@ const CASES: [tag: string, template: () => TemplateResult, english: string, chin
     () => html`<pi-slash-menu .commands=${[]} query="x"></pi-slash-menu>`,
     "No matching commands",
     "没有匹配的命令",
+  ],
+  [
+    "pi-session-list",
+    () =>
+      html`<pi-session-list .history=${new MemoryHistory([summary("a", "", 3)])}></pi-session-list>`,
+    "New conversation",
+    "新对话",
   ],
 ];
 

@@ -1,11 +1,11 @@
-import { expect } from "@open-wc/testing";
+import { expect, oneEvent, waitUntil } from "@open-wc/testing";
 import { readFile } from "@web/test-runner-commands";
-import type { PiChat, PiComposer, PiToolCall } from "../src/index.ts";
+import type { PiChat, PiComposer, PiSessionList, PiToolCall } from "../src/index.ts";
 import { deepQueryAll, deepText, settle } from "./helpers.ts";
 
 // README examples are real files under examples/, shown verbatim in README.md and run here (the
 // browser cannot list a folder: add new examples to this list).
-const EXAMPLES = ["replay.ts"];
+const EXAMPLES = ["replay.ts", "session-list.ts"];
 
 /** A file of this package as it is on disk (the test server would serve TypeScript compiled). */
 async function source(path: string): Promise<string> {
@@ -68,6 +68,61 @@ describe("README examples", () => {
 
     it("is accessible", async () => {
       await expect(chat).to.be.accessible();
+    });
+  });
+
+  describe("examples/session-list.ts", () => {
+    let list: PiSessionList;
+
+    before(async () => {
+      await import("../examples/session-list.ts");
+      list = document.body.querySelector("pi-session-list") as PiSessionList;
+      await waitUntil(() => list.sessions.length === 2);
+      await list.updateComplete;
+    });
+
+    after(() => list?.remove());
+
+    it("lists the conversations and marks the open one", () => {
+      const root = list.shadowRoot as ShadowRoot;
+      expect([...root.querySelectorAll("[part=title]")].map((t) => t.textContent)).to.deep.equal([
+        "Fix the login bug",
+        "Draft the release notes",
+      ]);
+      expect(root.querySelector('[aria-current="true"] [part=title]')?.textContent).to.equal(
+        "Fix the login bug",
+      );
+    });
+
+    it("says which conversation to open", async () => {
+      const lines: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => lines.push(line);
+      try {
+        const chosen = oneEvent(list, "pi-session-select");
+        (list.shadowRoot as ShadowRoot)
+          .querySelector<HTMLElement>('[data-name="chat-1"] [part=open-button]')
+          ?.click();
+        await chosen;
+      } finally {
+        console.log = log;
+      }
+      expect(lines).to.deep.equal(["open chat-1"]);
+    });
+
+    it("creates, renames and deletes through its history", async () => {
+      await list.create();
+      expect(list.sessions.map((s) => s.name)).to.deep.equal(["chat-2", "chat-0", "chat-1"]);
+      await list.rename("chat-2", "Plan the sprint");
+      await list.delete("chat-0");
+      expect(list.sessions.map((s) => s.title)).to.deep.equal([
+        "Plan the sprint",
+        "Draft the release notes",
+      ]);
+    });
+
+    it("is accessible", async () => {
+      await expect(list).to.be.accessible();
     });
   });
 });

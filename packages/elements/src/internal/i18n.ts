@@ -124,6 +124,29 @@ export interface PiStrings {
   slashSourcePrompt: string;
   slashSourceSkill: string;
   slashSourceBuiltin: string;
+  // the session list
+  sessionsLabel: string;
+  sessionsNew: string;
+  sessionsFilter: string;
+  sessionsEmpty: string;
+  sessionsNoMatch: string;
+  sessionsUntitled: string;
+  sessionsRunning: string;
+  sessionsDamaged: string;
+  sessionsMessages: string;
+  sessionsRename: string;
+  sessionsRenameLabel: string;
+  sessionsDelete: string;
+  sessionsDeleteConfirm: string;
+  sessionsDeleteAction: string;
+  sessionsMore: string;
+  sessionsHint: string;
+  sessionsCount: string;
+  sessionsCreateFailed: string;
+  sessionsRenameFailed: string;
+  sessionsDeleteFailed: string;
+  justNow: string;
+  retry: string;
 }
 
 /** English (the fallback for missing keys and unknown languages). */
@@ -247,6 +270,28 @@ export const en: PiStrings = {
   slashSourcePrompt: "prompt",
   slashSourceSkill: "skill",
   slashSourceBuiltin: "built-in",
+  sessionsLabel: "Conversations",
+  sessionsNew: "New chat",
+  sessionsFilter: "Search conversations",
+  sessionsEmpty: "No conversations yet",
+  sessionsNoMatch: "No conversation matches “{query}”",
+  sessionsUntitled: "New conversation",
+  sessionsRunning: "running",
+  sessionsDamaged: "Damaged: {reason}",
+  sessionsMessages: "{count} messages",
+  sessionsRename: "Rename “{title}”",
+  sessionsRenameLabel: "New title for “{title}”",
+  sessionsDelete: "Delete “{title}”",
+  sessionsDeleteConfirm: "Delete “{title}” and its files for good?",
+  sessionsDeleteAction: "Delete",
+  sessionsMore: "Show more",
+  sessionsHint: "↑ ↓ to move, Enter to open, F2 to rename, Delete to delete",
+  sessionsCount: "{count} conversations",
+  sessionsCreateFailed: "Could not start a conversation: {error}",
+  sessionsRenameFailed: "Could not rename “{title}”: {error}",
+  sessionsDeleteFailed: "Could not delete “{title}”: {error}",
+  justNow: "just now",
+  retry: "Try again",
 };
 
 /** Simplified Chinese. */
@@ -370,6 +415,28 @@ export const zhCN: PiStrings = {
   slashSourcePrompt: "提示模板",
   slashSourceSkill: "技能",
   slashSourceBuiltin: "内置",
+  sessionsLabel: "对话",
+  sessionsNew: "新对话",
+  sessionsFilter: "搜索对话",
+  sessionsEmpty: "还没有对话",
+  sessionsNoMatch: "没有匹配“{query}”的对话",
+  sessionsUntitled: "新对话",
+  sessionsRunning: "运行中",
+  sessionsDamaged: "已损坏：{reason}",
+  sessionsMessages: "{count} 条消息",
+  sessionsRename: "重命名“{title}”",
+  sessionsRenameLabel: "“{title}”的新标题",
+  sessionsDelete: "删除“{title}”",
+  sessionsDeleteConfirm: "永久删除“{title}”及其文件？",
+  sessionsDeleteAction: "删除",
+  sessionsMore: "显示更多",
+  sessionsHint: "↑ ↓ 移动，Enter 打开，F2 重命名，Delete 删除",
+  sessionsCount: "{count} 个对话",
+  sessionsCreateFailed: "无法开始对话：{error}",
+  sessionsRenameFailed: "无法重命名“{title}”：{error}",
+  sessionsDeleteFailed: "无法删除“{title}”：{error}",
+  justNow: "刚刚",
+  retry: "重试",
 };
 
 /** The built-in tables by BCP 47 tag. */

@@ -1,0 +1,625 @@
+import type { PiClient, SessionHistory, SessionModel, SessionSummary } from "@pi-kit/client";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { live } from "lit/directives/live.js";
+import { repeat } from "lit/directives/repeat.js";
+import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
+import { icons } from "../../internal/icons.ts";
+import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
+import { LocaleController } from "../../internal/locale-controller.ts";
+import { fullDate, relativeTime } from "../../internal/relative-time.ts";
+import { baseStyles } from "../../styles/shared.ts";
+import { tokenStyles } from "../../styles/tokens.ts";
+import { sessionListStyles } from "./pi-session-list.styles.ts";
+import {
+  PiSessionCreateEvent,
+  PiSessionDeletedEvent,
+  PiSessionDeleteEvent,
+  PiSessionRenameEvent,
+  PiSessionSelectEvent,
+} from "./session-list-events.ts";
+import { mergeFirstPage } from "./session-pages.ts";
+
+/** How often relative times ("5 min ago") are brought up to date. */
+const CLOCK_MS = 30_000;
+/** Typing in the filter waits this long for a pause before asking the history. */
+const FILTER_DELAY_MS = 200;
+
+/**
+ * The history of conversations, as a sidebar: newest activity first, with relative times, a
+ * running badge, rename in place, delete after a confirmation, a search box, and paging as the
+ * list scrolls (a history of thousands loads a page at a time). It reads and changes any
+ * `SessionHistory`, such as `BridgeSessionHistory` from `@pi-kit/client`, and says with events
+ * which conversation to open; the page opens it. Entries whose files are damaged are listed
+ * with the reason. Given a `client` (or inside a `<pi-provider>`), it refreshes after each run and
+ * session change, so titles and times stay current.
+ *
+ * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move between conversations; Enter opens; F2
+ * renames (Enter saves, Escape cancels); Delete asks to delete; Tab reaches the row's buttons.
+ *
+ * @tagname pi-session-list
+ * @summary History of conversations.
+ * @event pi-session-select - A conversation was chosen; cancelable (the selection stays). {@link PiSessionSelectEvent}
+ * @event pi-session-create - Before "New chat" creates a conversation; cancel to create it yourself. {@link PiSessionCreateEvent}
+ * @event pi-session-rename - Before a conversation is renamed; cancel to rename it yourself. {@link PiSessionRenameEvent}
+ * @event pi-session-delete - After the user confirmed a deletion, before it happens; cancelable. {@link PiSessionDeleteEvent}
+ * @event pi-session-deleted - A conversation was deleted. {@link PiSessionDeletedEvent}
+ * @event pi-error - A history call failed (`action` is `load-sessions`, `create-session`, `rename-session` or `delete-session`).
+ * @csspart header - The row with the new-chat button and the search box.
+ * @csspart new-button - "New chat".
+ * @csspart filter - The search box.
+ * @csspart list - The list of conversations.
+ * @csspart item - One conversation.
+ * @csspart open-button - The button that opens a conversation (its title, time and badges).
+ * @csspart title - A conversation's title.
+ * @csspart time - When it was last active.
+ * @csspart badge - The "running" badge.
+ * @csspart damaged - Why a damaged conversation could not be read in full.
+ * @csspart actions - The rename and delete buttons of a row.
+ * @csspart rename-button - Starts renaming.
+ * @csspart delete-button - Asks to delete.
+ * @csspart rename-input - The title field while renaming.
+ * @csspart confirm - The delete confirmation.
+ * @csspart confirm-button - Deletes.
+ * @csspart cancel-button - Keeps the conversation.
+ * @csspart more-button - Loads the next page.
+ * @csspart status - Loading, empty and error messages.
+ * @cssproperty [--pi-color-accent=#2f4cc9] - The selected conversation's marker, the new-chat button.
+ * @cssproperty [--pi-color-success=#17704a] - The running badge.
+ * @cssproperty [--pi-color-warning=#7a5200] - Damaged entries.
+ * @cssstate loading - A page is loading.
+ */
+export class PiSessionList extends LitElement {
+  static override styles = [tokenStyles, baseStyles, sessionListStyles];
+  static override properties = {
+    history: { attribute: false },
+    client: { attribute: false },
+    session: { attribute: false },
+    selected: { type: String, reflect: true },
+    pageSize: { type: Number, attribute: "page-size" },
+    strings: { attribute: false },
+    theme: { type: String, reflect: true },
+    sessions: { state: true },
+    loading: { state: true },
+    error: { state: true },
+    editing: { state: true },
+    confirming: { state: true },
+    filter: { state: true },
+    failure: { state: true },
+  };
+
+  /** Where the conversations are kept. */
+  declare history: SessionHistory | undefined;
+  /** The client of the open conversation (optional): the list refreshes after its runs and session changes. */
+  declare client: PiClient | undefined;
+  /** Unused; accepted so the element fits a provider. */
+  declare session: SessionModel | undefined;
+  /** The name of the open conversation (marked `aria-current`). */
+  declare selected: string | undefined;
+  /** Conversations per page. */
+  declare pageSize: number;
+  /** Overrides for the built-in strings of the resolved language. */
+  declare strings: Partial<PiStrings> | undefined;
+  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
+  declare theme: "light" | "dark" | "auto" | undefined;
+  /** The conversations loaded so far, newest activity first. */
+  declare sessions: readonly SessionSummary[];
+  declare loading: boolean;
+  declare error: string | undefined;
+  declare editing: string | undefined;
+  declare confirming: string | undefined;
+  declare filter: string;
+  declare failure: string | undefined;
+
+  readonly #locale = new LocaleController(this);
+  readonly #connection = new ConnectionController(this, {
+    changed: refreshOnRuns(() => {
+      if (this.#loadedOnce) void this.refresh();
+    }),
+  });
+  readonly #internals = this.attachInternals();
+  readonly #typeahead = new Typeahead();
+  #nextCursor: string | null = null;
+  #request: AbortController | undefined;
+  #loadedOnce = false;
+  #activeName: string | undefined;
+  #focusPending: string | undefined;
+  #now = Date.now();
+  #clock: ReturnType<typeof setInterval> | undefined;
+  #filterTimer: ReturnType<typeof setTimeout> | undefined;
+  #moreObserver: IntersectionObserver | undefined;
+  #announcement = "";
+
+  constructor() {
+    super();
+    this.pageSize = 50;
+    this.sessions = [];
+    this.loading = false;
+    this.filter = "";
+  }
+
+  /** True when more conversations can be loaded. */
+  get hasMore(): boolean {
+    return this.#nextCursor !== null;
+  }
+
+  /** Reloads the first page, keeping later pages that were loaded (see the class description). */
+  async refresh(): Promise<void> {
+    await this.#load("refresh");
+  }
+
+  /** Loads the next page, when there is one. */
+  async loadMore(): Promise<void> {
+    if (this.#nextCursor === null || this.loading) return;
+    await this.#load("more");
+  }
+
+  /** Creates a conversation, as "New chat" does (fires `pi-session-create`, then `pi-session-select`). */
+  async create(): Promise<void> {
+    if (!this.dispatchEvent(new PiSessionCreateEvent())) return;
+    const history = this.history;
+    if (history === undefined) return;
+    this.failure = undefined;
+    try {
+      const session = await history.create();
+      this.sessions = [session, ...this.sessions.filter((s) => s.name !== session.name)];
+      this.#choose(session, true);
+    } catch (error) {
+      this.#failed("create", error);
+    }
+  }
+
+  /** Renames a conversation (fires `pi-session-rename` first). */
+  async rename(name: string, title: string): Promise<void> {
+    const session = this.#find(name);
+    const trimmed = title.trim();
+    if (session === undefined || trimmed === "" || trimmed === session.title) return;
+    if (!this.dispatchEvent(new PiSessionRenameEvent(session, trimmed))) return;
+    const history = this.history;
+    if (history === undefined) return;
+    this.failure = undefined;
+    try {
+      this.#replace(await history.rename(name, trimmed));
+    } catch (error) {
+      this.#failed("rename", error, session.title || this.#locale.strings.sessionsUntitled);
+    }
+  }
+
+  /** Deletes a conversation without asking (fires `pi-session-delete` first, `pi-session-deleted` after). */
+  async delete(name: string): Promise<void> {
+    const session = this.#find(name);
+    if (session === undefined || !this.dispatchEvent(new PiSessionDeleteEvent(session))) return;
+    const history = this.history;
+    if (history === undefined) return;
+    this.failure = undefined;
+    try {
+      await history.delete(name);
+    } catch (error) {
+      this.#failed("delete", error, session.title || this.#locale.strings.sessionsUntitled);
+      return;
+    }
+    const index = this.sessions.findIndex((s) => s.name === name);
+    this.sessions = this.sessions.filter((s) => s.name !== name);
+    const neighbour = this.sessions[Math.min(index, this.sessions.length - 1)];
+    if (this.#activeName === name) this.#activeName = neighbour?.name;
+    if (this.#focusWithin()) this.#focusPending = neighbour?.name ?? "";
+    const wasSelected = this.selected === name;
+    if (wasSelected) this.selected = undefined;
+    this.dispatchEvent(new PiSessionDeletedEvent(session, wasSelected));
+  }
+
+  override focus(options?: FocusOptions): void {
+    const row = this.#rowButton(this.#rovingName());
+    (row ?? this.renderRoot.querySelector<HTMLElement>("[part=new-button]"))?.focus(options);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#now = Date.now();
+    this.#clock = setInterval(() => {
+      this.#now = Date.now();
+      this.requestUpdate();
+    }, CLOCK_MS);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#clock);
+    clearTimeout(this.#filterTimer);
+    this.#request?.abort();
+    this.#moreObserver?.disconnect();
+    this.#moreObserver = undefined;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    this.#connection.resolve();
+    if (changed.has("history") || changed.has("pageSize")) {
+      this.sessions = [];
+      this.#nextCursor = null;
+      this.#loadedOnce = false;
+      if (this.history !== undefined) void this.#load("reset");
+    }
+    if (this.loading) this.#internals.states.add("loading");
+    else this.#internals.states.delete("loading");
+  }
+
+  protected override render(): unknown {
+    const s = this.#locale.strings;
+    const roving = this.#rovingName();
+    return html`<div part="header" class="header">
+        <button part="new-button" class="primary new" @click=${() => void this.create()}>
+          ${icons.plus}<span>${s.sessionsNew}</span>
+        </button>
+        <input
+          part="filter"
+          class="filter"
+          type="search"
+          aria-label=${s.sessionsFilter}
+          placeholder=${s.sessionsFilter}
+          .value=${live(this.filter)}
+          @input=${this.#onFilterInput}
+        />
+      </div>
+      ${this.failure === undefined ? nothing : html`<p part="status" class="status error failure" role="alert">${this.failure}</p>`}
+      <div class="scroller">
+        <ul
+          part="list"
+          class="list"
+          role="list"
+          aria-label=${s.sessionsLabel}
+          aria-busy=${this.loading ? "true" : "false"}
+          @keydown=${this.#onKeyDown}
+        >
+          ${repeat(
+            this.sessions,
+            (session) => session.name,
+            (session) => this.#row(session, session.name === roving),
+          )}
+        </ul>
+        ${this.#footer()}
+      </div>
+      <span id="hint" class="sr-only">${s.sessionsHint}</span>
+      <div class="sr-only" role="status">${this.#announcement}</div>`;
+  }
+
+  protected override updated(): void {
+    this.#observeMore();
+    const name = this.#focusPending;
+    if (name === undefined) return;
+    this.#focusPending = undefined;
+    if (this.editing === name) {
+      const input = this.renderRoot.querySelector<HTMLInputElement>("[part=rename-input]");
+      input?.focus();
+      input?.select();
+    } else if (this.confirming === name)
+      this.renderRoot.querySelector<HTMLElement>("[part~=cancel-button]")?.focus();
+    else if (name === "") this.focus();
+    else this.#rowButton(name)?.focus();
+  }
+
+  #row(session: SessionSummary, roving: boolean): unknown {
+    const s = this.#locale.strings;
+    const title = session.title || s.sessionsUntitled;
+    const tab = roving ? "0" : "-1";
+    const selected = session.name === this.selected;
+    const classes = [
+      "item",
+      selected ? "selected" : "",
+      session.state === "running" ? "running" : "",
+      session.damaged ? "damaged" : "",
+    ].join(" ");
+    if (this.editing === session.name)
+      return html`<li part="item" class=${classes} data-name=${session.name}>
+        <input
+          part="rename-input"
+          class="rename"
+          type="text"
+          aria-label=${format(s.sessionsRenameLabel, { title })}
+          .value=${session.title}
+          @keydown=${(e: KeyboardEvent) => this.#onRenameKey(e, session)}
+          @blur=${(e: FocusEvent) => this.#finishRename(session, (e.target as HTMLInputElement).value)}
+        />
+      </li>`;
+    if (this.confirming === session.name)
+      return html`<li part="item" class=${classes} data-name=${session.name}>
+        <div
+          part="confirm"
+          class="confirm"
+          role="group"
+          aria-labelledby="confirm-text"
+          @keydown=${(e: KeyboardEvent) => {
+            if (e.key !== "Escape") return;
+            e.preventDefault();
+            e.stopPropagation();
+            this.#cancelConfirm(session.name);
+          }}
+        >
+          <span id="confirm-text" class="confirm-text">${format(s.sessionsDeleteConfirm, { title })}</span>
+          <span class="confirm-actions">
+            <button part="cancel-button" @click=${() => this.#cancelConfirm(session.name)}>${s.dialogCancel}</button>
+            <button part="confirm-button" class="danger-solid" @click=${() => this.#confirmDelete(session.name)}>${s.sessionsDeleteAction}</button>
+          </span>
+        </div>
+      </li>`;
+    const time = relativeTime(session.lastActivity, this.#now, this.#locale.lang, s.justNow);
+    const details = [
+      fullDate(session.lastActivity, this.#locale.lang),
+      format(s.sessionsMessages, { count: session.messageCount }),
+    ].join(" · ");
+    return html`<li part="item" class=${classes} data-name=${session.name}>
+      <button
+        part="open-button"
+        class="open"
+        tabindex=${tab}
+        aria-current=${selected ? "true" : "false"}
+        aria-describedby="hint"
+        title=${details}
+        @click=${() => this.#choose(session)}
+        @focus=${() => this.#setActive(session.name)}
+      >
+        <span part="title" class="title">${title}</span>
+        <span class="meta">
+          ${time === undefined ? nothing : html`<time part="time" datetime=${session.lastActivity}>${time}</time>`}
+          ${session.state === "running" ? html`<span part="badge" class="badge">${s.sessionsRunning}</span>` : nothing}
+        </span>
+        ${
+          session.damaged
+            ? html`<span part="damaged" class="damaged-reason">${icons.warning}${format(s.sessionsDamaged, { reason: session.damaged })}</span>`
+            : nothing
+        }
+      </button>
+      <span part="actions" class="actions">
+        <button
+          part="rename-button"
+          class="icon"
+          tabindex=${tab}
+          aria-label=${format(s.sessionsRename, { title })}
+          title=${format(s.sessionsRename, { title })}
+          @click=${() => this.#startRename(session.name)}
+        >${icons.pencil}</button>
+        <button
+          part="delete-button"
+          class="icon"
+          tabindex=${tab}
+          aria-label=${format(s.sessionsDelete, { title })}
+          title=${format(s.sessionsDelete, { title })}
+          @click=${() => this.#startConfirm(session.name)}
+        >${icons.trash}</button>
+      </span>
+    </li>`;
+  }
+
+  #footer(): unknown {
+    const s = this.#locale.strings;
+    if (this.error !== undefined)
+      return html`<div part="status" class="status error" role="alert">
+        <span>${format(s.loadFailed, { error: this.error })}</span>
+        <button @click=${() => void this.#load(this.#loadedOnce ? "more" : "reset")}>${s.retry}</button>
+      </div>`;
+    if (this.#nextCursor !== null)
+      return html`<button part="more-button" class="more" ?disabled=${this.loading} @click=${() => void this.loadMore()}>
+        ${this.loading ? s.loading : s.sessionsMore}
+      </button>`;
+    if (this.loading && this.sessions.length === 0)
+      return html`<p part="status" class="status">${s.loading}</p>`;
+    if (this.#loadedOnce && this.sessions.length === 0)
+      return html`<p part="status" class="status">${
+        this.filter.trim()
+          ? format(s.sessionsNoMatch, { query: this.filter.trim() })
+          : s.sessionsEmpty
+      }</p>`;
+    return nothing;
+  }
+
+  async #load(mode: "reset" | "refresh" | "more"): Promise<void> {
+    const history = this.history;
+    if (history === undefined) return;
+    if (mode === "more" && this.#nextCursor === null) return;
+    // A newer request supersedes the one in flight (a new filter, a refresh).
+    this.#request?.abort();
+    const request = new AbortController();
+    this.#request = request;
+    const query = this.filter.trim();
+    this.loading = true;
+    this.error = undefined;
+    try {
+      const page = await history.list({
+        limit: this.pageSize,
+        ...(mode === "more" && this.#nextCursor !== null ? { cursor: this.#nextCursor } : {}),
+        ...(query ? { query } : {}),
+        signal: request.signal,
+      });
+      if (request.signal.aborted) return;
+      if (mode === "more") {
+        const known = new Set(this.sessions.map((s) => s.name));
+        this.sessions = [...this.sessions, ...page.sessions.filter((s) => !known.has(s.name))];
+        this.#nextCursor = page.nextCursor;
+      } else {
+        const merged =
+          mode === "refresh" && this.#loadedOnce
+            ? mergeFirstPage(this.sessions, this.#nextCursor, page)
+            : { sessions: [...page.sessions], nextCursor: page.nextCursor };
+        this.sessions = merged.sessions;
+        this.#nextCursor = merged.nextCursor;
+      }
+      this.#loadedOnce = true;
+      if (mode !== "refresh")
+        this.#announcement = query
+          ? this.sessions.length
+            ? format(this.#locale.strings.sessionsCount, { count: this.sessions.length })
+            : format(this.#locale.strings.sessionsNoMatch, { query })
+          : "";
+    } catch (error) {
+      if (request.signal.aborted) return;
+      this.error = error instanceof Error ? error.message : String(error);
+      this.dispatchEvent(new PiErrorEvent("load-sessions", error));
+    } finally {
+      if (this.#request === request) {
+        this.#request = undefined;
+        this.loading = false;
+      }
+    }
+  }
+
+  // The "show more" button loads the next page by itself once it scrolls into view.
+  #observeMore(): void {
+    const button = this.renderRoot.querySelector("[part=more-button]");
+    if (button === null) {
+      this.#moreObserver?.disconnect();
+      return;
+    }
+    this.#moreObserver ??= new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) void this.loadMore();
+      },
+      { root: this.renderRoot.querySelector(".scroller"), rootMargin: "200px" },
+    );
+    this.#moreObserver.disconnect();
+    this.#moreObserver.observe(button);
+  }
+
+  #onFilterInput(event: InputEvent): void {
+    this.filter = (event.target as HTMLInputElement).value;
+    clearTimeout(this.#filterTimer);
+    this.#filterTimer = setTimeout(() => void this.#load("reset"), FILTER_DELAY_MS);
+  }
+
+  #onKeyDown(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement;
+    if (target.matches("input") || target.closest("[part=confirm]")) return;
+    const name = target.closest<HTMLElement>("[part~=item]")?.dataset.name;
+    if (name === undefined) return;
+    if (event.key === "F2") {
+      event.preventDefault();
+      this.#startRename(name);
+      return;
+    }
+    if (event.key === "Delete") {
+      event.preventDefault();
+      this.#startConfirm(name);
+      return;
+    }
+    const index = this.sessions.findIndex((s) => s.name === name);
+    const next =
+      moveIndex(event.key, index, this.sessions.length) ??
+      (target.matches("[part=open-button]")
+        ? this.#typeahead.match(
+            event,
+            this.sessions.map((s) => s.title),
+            index,
+          )
+        : undefined);
+    if (next === undefined) return;
+    event.preventDefault();
+    const session = this.sessions[next];
+    if (session === undefined) return;
+    this.#setActive(session.name);
+    this.#focusPending = session.name;
+    this.requestUpdate();
+    // Moving past the last loaded row brings the next page.
+    if (next === this.sessions.length - 1 && next === index) void this.loadMore();
+  }
+
+  #onRenameKey(event: KeyboardEvent, session: SessionSummary): void {
+    if (event.isComposing || event.keyCode === 229) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      this.#finishRename(session, (event.target as HTMLInputElement).value);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      this.#finishRename(session, undefined);
+    }
+  }
+
+  #startRename(name: string): void {
+    this.confirming = undefined;
+    this.editing = name;
+    this.#focusPending = name;
+  }
+
+  // Enter and blur both end the edit; whichever comes first wins, the other finds nothing to do.
+  #finishRename(session: SessionSummary, title: string | undefined): void {
+    if (this.editing !== session.name) return;
+    this.editing = undefined;
+    if (this.#focusWithin()) this.#focusPending = session.name;
+    if (title !== undefined) void this.rename(session.name, title);
+  }
+
+  #startConfirm(name: string): void {
+    this.editing = undefined;
+    this.confirming = name;
+    this.#focusPending = name;
+  }
+
+  #confirmDelete(name: string): void {
+    // The row stays focused while the history deletes; then its neighbour takes over.
+    this.#cancelConfirm(name);
+    void this.delete(name);
+  }
+
+  #cancelConfirm(name: string): void {
+    this.confirming = undefined;
+    this.#focusPending = name;
+  }
+
+  #choose(session: SessionSummary, created = false): void {
+    this.#setActive(session.name);
+    if (!this.dispatchEvent(new PiSessionSelectEvent(session, created))) return;
+    this.selected = session.name;
+  }
+
+  #setActive(name: string): void {
+    if (this.#activeName === name) return;
+    this.#activeName = name;
+    this.requestUpdate();
+  }
+
+  // The row in the tab order: the one last focused, else the open conversation, else the first.
+  #rovingName(): string | undefined {
+    const names = new Set(this.sessions.map((s) => s.name));
+    if (this.#activeName !== undefined && names.has(this.#activeName)) return this.#activeName;
+    if (this.selected !== undefined && names.has(this.selected)) return this.selected;
+    return this.sessions[0]?.name;
+  }
+
+  #rowButton(name: string | undefined): HTMLElement | null {
+    if (name === undefined) return null;
+    for (const item of this.renderRoot.querySelectorAll<HTMLElement>("[part~=item]"))
+      if (item.dataset.name === name) return item.querySelector("[part=open-button]");
+    return null;
+  }
+
+  #find(name: string): SessionSummary | undefined {
+    return this.sessions.find((s) => s.name === name);
+  }
+
+  #replace(session: SessionSummary): void {
+    this.sessions = this.sessions.map((s) => (s.name === session.name ? session : s));
+  }
+
+  #focusWithin(): boolean {
+    return this.shadowRoot?.activeElement != null || this.matches(":focus-within");
+  }
+
+  #failed(action: "create" | "rename" | "delete", error: unknown, title = ""): void {
+    const s = this.#locale.strings;
+    const template = {
+      create: s.sessionsCreateFailed,
+      rename: s.sessionsRenameFailed,
+      delete: s.sessionsDeleteFailed,
+    }[action];
+    this.failure = format(template, {
+      title,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    this.dispatchEvent(new PiErrorEvent(`${action}-session`, error));
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "pi-session-list": PiSessionList;
+  }
+}
