@@ -27,6 +27,8 @@ export {
   type QueueOptions,
   type RunResult,
   type RunSettledEvent,
+  type SessionChangedEvent,
+  type SessionChangeReason,
   type SessionResyncedEvent,
 } from "./client/pi-client.ts";
 export type { RunOutcome, WaitOptions } from "./client/run-tracker.ts";

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
-import { readmeExamples } from "../../../test-support/readme-examples.ts";
+import { readmeExamples, runExample } from "../../../test-support/readme-examples.ts";
 
 const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
-const example = readmeExamples(new URL("../", import.meta.url)).get(`${runtime}.ts`) as string;
+const examples = readmeExamples(new URL("../", import.meta.url));
+const example = examples.get(`${runtime}.ts`) as string;
 
 // Each runtime's leg runs its own example, the way the README tells users to run it.
 test(`README example for ${runtime} streams pi's answer`, () => {
@@ -16,4 +17,9 @@ test(`README example for ${runtime} streams pi's answer`, () => {
   const run = spawnSync(argv[0], argv[1], { encoding: "utf8", timeout: 60_000 });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /\[bash done\]\nTool bash returned: hello from bash\nstarted, pi 1\n/);
+});
+
+test("README example: session_changed after a fork and a new session", async () => {
+  const lines = await runExample(examples.get("session-changed.ts") as string);
+  assert.deepEqual(lines, ["fork: 1 question(s) shown", "new_session: 0 question(s) shown"]);
 });

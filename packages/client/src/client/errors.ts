@@ -103,6 +103,39 @@ export class PiClientError extends Error {
     );
   }
 
+  /**
+   * A step the client takes on its own inside `call` failed (a reload, a barrier): the error names
+   * the call the user made, keeps the step's code and close info, and wraps the step's error.
+   */
+  static during(call: string, step: string, error: unknown): PiClientError {
+    if (!(error instanceof PiClientError)) {
+      return new PiClientError(
+        PiClientErrorCode.Protocol,
+        `${call}: ${step} failed: ${String(error)}`,
+        {
+          command: call,
+          cause: error,
+        },
+      );
+    }
+    if (error.code === PiClientErrorCode.TransportClosed) {
+      return new PiClientError(
+        error.code,
+        PiClientError.transportClosed(error.closeInfo, call).message,
+        {
+          command: call,
+          ...(error.closeInfo === undefined ? {} : { closeInfo: error.closeInfo }),
+          cause: error,
+        },
+      );
+    }
+    return new PiClientError(error.code, `${call}: ${step} failed: ${error.message}`, {
+      command: call,
+      ...(error.closeInfo === undefined ? {} : { closeInfo: error.closeInfo }),
+      cause: error,
+    });
+  }
+
   /** pi broke the protocol (an unparseable record, an id-less failure); `cause` holds the detail. */
   static protocol(
     message: string,

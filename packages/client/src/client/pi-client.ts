@@ -56,8 +56,30 @@ export interface SessionResyncedEvent {
   readonly generation: number;
 }
 
-/** Everything a client delivers to listeners: pi's events, extension-UI requests, `run_settled` and `session_resynced`. */
-export type ClientEvent = RpcEvent | ExtensionUiRequest | RunSettledEvent | SessionResyncedEvent;
+/** What made the client show another session. */
+export type SessionChangeReason = "new_session" | "switch_session" | "fork" | "clone" | "reconnect";
+
+/** The session the client shows changed: a session command, a reconnect, or a resume. */
+export interface SessionChangedEvent {
+  readonly type: "session_changed";
+  /** What changed it. */
+  readonly reason: SessionChangeReason;
+  /** pi's session id now (from get_state). */
+  readonly sessionId: string | undefined;
+  /** pi's session file now, when pi persists sessions. */
+  readonly sessionFile: string | undefined;
+}
+
+/**
+ * Everything a client delivers to listeners: pi's events, extension-UI requests, `run_settled`,
+ * `session_resynced` and `session_changed`.
+ */
+export type ClientEvent =
+  | RpcEvent
+  | ExtensionUiRequest
+  | RunSettledEvent
+  | SessionResyncedEvent
+  | SessionChangedEvent;
 
 /** The event of type `K`. */
 export type ClientEventOf<K extends ClientEvent["type"]> = Extract<
@@ -153,6 +175,8 @@ const ABANDONS_RUN_073 = new Set<string>([
   "fork",
   "clone",
 ]);
+// Commands that put pi on another session; `session_changed` follows each that was not cancelled.
+const CHANGES_SESSION = new Set<string>(["new_session", "switch_session", "fork", "clone"]);
 const DEFAULT_TIMEOUT_MS = 30_000;
 // A closed transport may still hold unread frames (the last responses); give the reader this long.
 const CLOSE_GRACE_MS = 50;
@@ -662,6 +686,10 @@ export class PiClient {
     );
     const answer = await response;
     if (!answer.success) throw PiClientError.rpcFailed(type, answer.error ?? "(no error text)");
+    if (CHANGES_SESSION.has(type) && !cancelledByHook(answer.data)) {
+      await this.#sessionChanged(type as SessionChangeReason);
+      return answer;
+    }
     if (
       ABANDONS_RUN_073.has(type) &&
       this.#tracker.running &&
@@ -672,6 +700,27 @@ export class PiClient {
       });
     }
     return answer;
+  }
+
+  // pi is on another session: load it in full before anyone hears of the change, so a listener
+  // (a tree, a picker, a transcript) reading `client.session` sees the new one.
+  async #sessionChanged(reason: SessionChangeReason): Promise<void> {
+    let state: SessionState | undefined;
+    try {
+      state = (await this.#session.reload()).state;
+    } catch (error) {
+      throw PiClientError.during(reason, "loading the new session", error);
+    }
+    this.#emitSessionChanged(reason, state);
+  }
+
+  #emitSessionChanged(reason: SessionChangeReason, state: SessionState | undefined): void {
+    this.#hub.emit({
+      type: "session_changed",
+      reason,
+      sessionId: state?.sessionId,
+      sessionFile: state?.sessionFile,
+    });
   }
 
   // A reconnecting transport replaced its connection: answers and events of the gap are lost.
@@ -686,9 +735,10 @@ export class PiClient {
     this.#session.connectionLost();
     this.#dialogs.reattaching();
     this.#session.resync().then(
-      () => {
+      (snapshot) => {
         this.#dialogs.reattached();
         this.#hub.emit({ type: "session_resynced", generation: info.generation });
+        this.#emitSessionChanged("reconnect", snapshot.state);
       },
       (error: unknown) => {
         if (this.#closeInfo !== undefined) return;
@@ -843,6 +893,15 @@ export class PiClient {
     }
     this.#hub.emit(request);
   }
+}
+
+/** A session command a `session_before_*` extension hook vetoed answers `{cancelled: true}`. */
+function cancelledByHook(data: unknown): boolean {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    (data as { cancelled?: unknown }).cancelled === true
+  );
 }
 
 /** Drops `undefined` fields so optional command fields are absent, not `undefined`. */

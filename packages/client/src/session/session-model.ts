@@ -111,6 +111,13 @@ interface Loaded {
   readonly lastEntryId: string | undefined;
 }
 
+// What a newly loaded session starts without: these belonged to the one pi left.
+const NEW_SESSION = {
+  bashRuns: [],
+  usage: undefined,
+  contextUsage: undefined,
+} as const satisfies Partial<SessionSnapshot>;
+
 const INITIAL: SessionSnapshot = {
   messages: [],
   streamingMessage: undefined,
@@ -191,10 +198,20 @@ export class SessionModel {
    * Messages the stream delivered meanwhile are merged, never lost or doubled. Calls are serialised.
    */
   resync(): Promise<SessionSnapshot> {
-    const run = this.#resyncing.then(
-      () => this.#resync(),
-      () => this.#resync(),
-    );
+    return this.#serialised(() => this.#resync(false));
+  }
+
+  /**
+   * Loads the session pi is on now, in full, after a command switched it (`new_session`,
+   * `switch_session`, `fork`, `clone`): the old session's transcript, tool executions, bash runs,
+   * usage and cursor are replaced, not merged. The client calls it; UIs never need to.
+   */
+  reload(): Promise<SessionSnapshot> {
+    return this.#serialised(() => this.#resync(true));
+  }
+
+  #serialised(load: () => Promise<SessionSnapshot>): Promise<SessionSnapshot> {
+    const run = this.#resyncing.then(load, load);
     this.#resyncing = run;
     return run;
   }
@@ -204,15 +221,22 @@ export class SessionModel {
     this.#assembler.invalidate();
   }
 
-  async #resync(): Promise<SessionSnapshot> {
-    const cursor = this.#state.lastEntryId;
+  // `fresh`: pi is on another session now, so nothing of the current one carries over.
+  async #resync(fresh: boolean): Promise<SessionSnapshot> {
+    const previous = this.#state.state?.sessionId;
+    const cursor = fresh ? undefined : this.#state.lastEntryId;
     const getEntries = this.#source.getEntries;
     const incremental = this.#baseline && cursor !== undefined && getEntries !== undefined;
-    const [state, merged] = await Promise.all([
+    // One round: the state and the transcript (whole, or the entries since the cursor) at once.
+    const [state, merged, whole] = await Promise.all([
       this.#source.getState(),
       incremental ? this.#incremental(getEntries, cursor) : undefined,
+      incremental ? undefined : this.#full(fresh),
     ]);
-    const loaded = merged ?? (await this.#full());
+    // A reconnect can land on another session (the bridge restarted pi on another file): then
+    // the entries since the cursor mean nothing, and the rare second round loads it whole.
+    const replaced = fresh || (previous !== undefined && state.sessionId !== previous);
+    const loaded = whole ?? (replaced ? undefined : merged) ?? (await this.#full(replaced));
     const streaming = state.isStreaming ? this.#state.streamingMessage : undefined;
     if (!state.isStreaming) this.#assembler.end();
     this.#baseline = true;
@@ -224,7 +248,10 @@ export class SessionModel {
       isRunning: state.isStreaming || this.#state.isRunning,
       streamingMessage: streaming,
       lastEntryId: loaded.lastEntryId,
-      toolExecutions: settleTools(this.#state.toolExecutions, loaded.messages),
+      toolExecutions: replaced
+        ? new Map()
+        : settleTools(this.#state.toolExecutions, loaded.messages),
+      ...(replaced ? NEW_SESSION : {}),
     });
     return this.getSnapshot();
   }
@@ -248,7 +275,7 @@ export class SessionModel {
     return { messages: merged, lastEntryId: this.#cursorAfter(answer.leafId, answer.at) };
   }
 
-  async #full(): Promise<Loaded> {
+  async #full(replaced: boolean): Promise<Loaded> {
     const [{ messages, at }, entries] = await Promise.all([
       this.#source.getMessages(),
       this.#source.getEntries?.(),
@@ -257,7 +284,9 @@ export class SessionModel {
     this.#holdBack(messages, [], after);
     const lastEntryId =
       entries === undefined
-        ? this.#state.lastEntryId
+        ? replaced
+          ? undefined
+          : this.#state.lastEntryId
         : this.#cursorAfter(entries.leafId ?? undefined, entries.at);
     return { messages: overlapMerge(messages, after), lastEntryId };
   }

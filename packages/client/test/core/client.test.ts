@@ -135,15 +135,21 @@ describe("PiClient correlation", () => {
     ];
     assert.equal(calls.length, 33);
     for (const [, call] of calls) await call();
+    // A session command is followed by the one-round reload of the new session.
+    const reload = ["get_state", "get_messages", "get_entries"];
+    const sessionCommands = ["new_session", "switch_session", "fork", "clone"];
     assert.deepEqual(
       pi.written.map((c) => c.type),
-      calls.map(([type]) => type),
+      calls.flatMap(([type]) => (sessionCommands.includes(type) ? [type, ...reload] : [type])),
     );
     assert.equal(await client.getLastAssistantText(), null);
     assert.deepEqual(await client.getForkMessages(), [{ entryId: "e", text: "t" }]);
+    // The session commands after it reset the context usage: it belonged to the old session.
+    assert.equal(client.session.getSnapshot().contextUsage, undefined);
+    await client.getSessionStats();
     assert.equal(client.session.getSnapshot().contextUsage?.percent, 50);
     assert.equal(pi.written.find((c) => c.type === "compact")?.customInstructions, "be brief");
-    assert.equal(pi.written.find((c) => c.type === "get_entries")?.since, "e0");
+    assert.equal(pi.written.filter((c) => c.type === "get_entries").at(-1)?.since, "e0");
     assert.ok(!("parentSession" in (pi.written.find((c) => c.type === "new_session") ?? {})));
     await client.close();
   });

@@ -28,6 +28,14 @@ export const STATE = {
   pendingMessageCount: 0,
 };
 
+/** What the fake 1.x answers to the commands 0.73.1 lacks. */
+const V1_DEFAULTS: Readonly<Record<string, unknown>> = {
+  get_available_thinking_levels: { levels: ["off"] },
+  clear_queue: { steering: [], followUp: [] },
+  get_entries: { entries: [], leafId: null },
+  get_tree: { tree: [], leafId: null },
+};
+
 /** A success response to `command`. */
 export function ok(command: Written, data?: unknown): Record<string, unknown> {
   return data === undefined
@@ -105,9 +113,9 @@ export class FakePi {
             },
           ];
         }
-        return [
-          ok(command, command.type === "get_available_thinking_levels" ? { levels: ["off"] } : {}),
-        ];
+        return [ok(command, V1_DEFAULTS[command.type])];
+      case "get_messages":
+        return [ok(command, { messages: [] })];
       case "extension_ui_response":
         return [];
       case "prompt":

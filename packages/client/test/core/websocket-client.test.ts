@@ -155,6 +155,46 @@ describe("PiClient over WebSocket", () => {
     });
   }
 
+  test("each reconnect emits one session_changed (reason reconnect) once the session is reloaded", async () => {
+    const bridge = await FakeBridge.start("1");
+    bridge.appendMessage(user);
+    const { client } = await connect(bridge);
+    const changes: Array<{ reason: string; shown: number }> = [];
+    client.on("session_changed", (e) =>
+      changes.push({ reason: e.reason, shown: client.session.getSnapshot().messages.length }),
+    );
+    for (const round of [1, 2]) {
+      bridge.drop();
+      bridge.appendMessage(round === 1 ? finalAnswer : { ...finalAnswer, timestamp: 9 });
+      bridge.accepting = true;
+      await next(client, "session_changed");
+      assert.deepEqual(changes.at(-1), { reason: "reconnect", shown: round + 1 });
+    }
+    assert.equal(changes.length, 2);
+    assert.deepEqual(client.session.getSnapshot().messages, await client.getMessages());
+    await client.close();
+    await bridge.close();
+  });
+
+  test("a reconnect that lands on another session (pi restarted on another file) replaces the transcript", async () => {
+    const bridge = await FakeBridge.start("1");
+    bridge.appendMessage(user);
+    bridge.appendMessage(finalAnswer);
+    const { client } = await connect(bridge);
+    assert.equal(client.session.getSnapshot().messages.length, 2);
+    bridge.drop();
+    bridge.sessionId = "s2";
+    bridge.messages = [];
+    bridge.entries = [];
+    bridge.appendMessage({ ...user, content: "elsewhere" });
+    bridge.accepting = true;
+    await next(client, "session_changed");
+    assert.equal(client.session.getSnapshot().state?.sessionId, "s2");
+    assert.deepEqual(client.session.getSnapshot().messages, [{ ...user, content: "elsewhere" }]);
+    await client.close();
+    await bridge.close();
+  });
+
   test("a run that ended during the gap is settled from get_state, with a diagnostic", async () => {
     const bridge = await FakeBridge.start("1");
     const { client, diagnostics } = await connect(bridge);

@@ -43,6 +43,8 @@ export class FakeBridge {
   /** pi's entries (1.x): what `get_entries` returns. */
   entries: { type: string; id: string; parentId: string | null; [key: string]: unknown }[] = [];
   streaming = false;
+  /** pi's session id, as `get_state` reports it. */
+  sessionId = "s1";
   /** Dialog requests pi still waits for, re-sent on every new connection. */
   readonly pendingDialogs = new Map<string, Record<string, unknown>>();
   /** Refuse new connections (HTTP 503 on the upgrade) while false. */
@@ -204,7 +206,7 @@ export class FakeBridge {
             isCompacting: false,
             steeringMode: "one-at-a-time",
             followUpMode: "one-at-a-time",
-            sessionId: "s1",
+            sessionId: this.sessionId,
             autoCompactionEnabled: true,
             messageCount: this.messages.length,
             pendingMessageCount: 0,

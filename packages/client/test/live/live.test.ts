@@ -10,16 +10,20 @@ import { after, before, describe, test } from "node:test";
 import type { AgentMessage } from "@pi-kit/protocol";
 import {
   type ModelServer,
+  type PiVersion,
   PROVIDER,
-  piCommand,
   REASONING_MODEL,
   startModelServer,
 } from "@pi-kit/testing";
-import { type ClientEvent, type DialogHandler, PiClient, PiClientError } from "../../src/index.ts";
-import { spawnPi } from "../../src/process.ts";
-import type { ChildProcessTransport } from "../../src/transports/child-process/options.ts";
-
-type Version = "1" | "0.73";
+import { type ClientEvent, PiClientError } from "../../src/index.ts";
+import {
+  nextEvent,
+  probeResult,
+  type StartedPi,
+  type StartOptions,
+  startPi,
+  textOf,
+} from "./live-pi.ts";
 
 let server: ModelServer;
 before(async () => {
@@ -29,41 +33,8 @@ after(async () => {
   await server.close();
 });
 
-interface Started {
-  client: PiClient;
-  transport: ChildProcessTransport;
-  stop(): Promise<void>;
-}
-
-async function start(
-  version: Version,
-  options: { dialogHandler?: DialogHandler; sessionDir?: boolean; model?: string } = {},
-): Promise<Started> {
-  const cmd = piCommand({
-    version,
-    baseUrl: server.baseUrl,
-    uiProbe: true,
-    ...(options.sessionDir ? { sessionDir: true } : {}),
-    ...(options.model ? { model: options.model } : {}),
-  });
-  const transport = await spawnPi({
-    command: cmd.command,
-    args: cmd.args,
-    cwd: cmd.cwd,
-    env: cmd.env,
-  });
-  const client = await PiClient.connect(
-    transport,
-    options.dialogHandler ? { dialogHandler: options.dialogHandler } : {},
-  );
-  return {
-    client,
-    transport,
-    stop: async () => {
-      await client.close();
-      cmd.dispose();
-    },
-  };
+function start(version: PiVersion, options: StartOptions = {}): Promise<StartedPi> {
+  return startPi(server, version, options);
 }
 
 /**
@@ -76,42 +47,6 @@ function streamable(content: readonly unknown[]): unknown[] {
     const { thinkingSignature: _signature, ...rest } = block as Record<string, unknown>;
     return rest;
   });
-}
-
-function nextEvent<T extends ClientEvent>(
-  client: PiClient,
-  match: (e: ClientEvent) => e is T,
-  ms = 15_000,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error("timed out waiting for an event"));
-    }, ms);
-    const off = client.onEvent((e) => {
-      if (!match(e)) return;
-      clearTimeout(timer);
-      off();
-      resolve(e);
-    });
-  });
-}
-
-/** The ui-probe reports each dialog outcome as `notify("result: <mode>=<json>")`. */
-async function probeResult(client: PiClient, mode: string): Promise<string> {
-  const e = await nextEvent(
-    client,
-    (x): x is Extract<ClientEvent, { method: "notify" }> =>
-      x.type === "extension_ui_request" &&
-      x.method === "notify" &&
-      x.message.startsWith(`result: ${mode}=`),
-  );
-  return e.message.slice(`result: ${mode}=`.length);
-}
-
-function textOf(message: AgentMessage | undefined): string {
-  if (message?.role !== "assistant") return "";
-  return message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
 for (const version of ["1", "0.73"] as const) {
