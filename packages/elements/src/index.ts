@@ -87,4 +87,9 @@ export type {
   ToolStatus,
 } from "./internal/renderers.ts";
 export { SessionController } from "./internal/store-controller.ts";
+export {
+  type NotifyPermission,
+  RunNotifier,
+  type RunNotifierOptions,
+} from "./notifications/run-notifier.ts";
 export { FIXED_TOKENS, TOKENS, tokenStyles } from "./styles/tokens.ts";

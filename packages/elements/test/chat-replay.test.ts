@@ -5,8 +5,10 @@ import { deepQueryAll, deepText, replayInto } from "./helpers.ts";
 
 const VERSIONS = ["1.6.0", "0.73.1"];
 
-async function chatFor(version: string, name: string): Promise<PiChat> {
-  const chat = await fixture<PiChat>(html`<pi-chat style="height: 500px"></pi-chat>`);
+async function chatFor(version: string, name: string, showInternal = false): Promise<PiChat> {
+  const chat = await fixture<PiChat>(
+    html`<pi-chat style="height: 500px" ?show-internal=${showInternal}></pi-chat>`,
+  );
   await replayInto(chat, version, name);
   return chat;
 }
@@ -71,11 +73,10 @@ for (const version of VERSIONS) {
       expect(deepQueryAll(chat.shadowRoot as ShadowRoot, ".aborted").length).to.be.greaterThan(0);
     });
 
-    it("marks failed answers of a retried run", async () => {
+    it("shows a retried run as its answer, without the failed attempts", async () => {
       const chat = await chatFor(version, "retry");
-      expect(deepQueryAll(chat.shadowRoot as ShadowRoot, "[part=error]").length).to.be.greaterThan(
-        0,
-      );
+      expect(deepQueryAll(chat.shadowRoot as ShadowRoot, "[part=error]")).to.have.length(0);
+      expect(deepText(chat.shadowRoot as ShadowRoot)).to.contain("Recovered.");
       await expect(chat).to.be.accessible();
     });
 
@@ -99,8 +100,13 @@ for (const version of VERSIONS) {
 }
 
 describe("<pi-chat> system messages", () => {
-  it("shows the 1.x system message as a collapsed notice", async () => {
-    const chat = await chatFor("1.6.0", "text");
+  it("hides the 1.x system message unless show-internal is set", async () => {
+    const hidden = await chatFor("1.6.0", "text");
+    expect(deepQueryAll(hidden.shadowRoot as ShadowRoot, "details.notice")).to.have.length(0);
+  });
+
+  it("shows the 1.x system message as a collapsed notice with show-internal", async () => {
+    const chat = await chatFor("1.6.0", "text", true);
     const notices = deepQueryAll<HTMLDetailsElement>(
       chat.shadowRoot as ShadowRoot,
       "details.notice",

@@ -60,6 +60,21 @@ describe("<pi-slash-menu>", () => {
     ]);
     expect(matchCommands(commands, "review").map((c) => c.name)).to.deep.equal(["skill:review"]);
     expect(matchCommands(commands, "")).to.have.length(4);
+    // A name typed out in full comes first, whatever pi's order.
+    const similar: SlashCommand[] = [
+      { name: "uix", source: "prompt" },
+      { name: "ui", source: "extension" },
+    ];
+    expect(matchCommands(similar, "ui").map((c) => c.name)).to.deep.equal(["ui", "uix"]);
+  });
+
+  it("leaves Enter on a fully typed command to the text field, which sends it", async () => {
+    const { el, sentByHost } = await attached();
+    await sendKeys({ type: "/compact" });
+    await waitUntil(() => names(el).length > 0, "menu did not open");
+    await sendKeys({ press: "Enter" });
+    expect(sentByHost).to.deep.equal(["/compact"]);
+    expect(el.open).to.equal(false);
   });
 
   it("opens on /, loads the commands once, and completes with the keyboard", async () => {

@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { PiClient } from "@pi-kit/client";
-import { sendKeys } from "@web/test-runner-commands";
+import { resetMouse, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/define.ts";
 import type { PiNotifyEvent, PiToasts } from "../src/index.ts";
 import { connect, type FakePi } from "./ui-helpers.ts";
@@ -75,6 +75,29 @@ describe("<pi-toasts>", () => {
     await sendKeys({ press: "Enter" });
     await el.updateComplete;
     expect(el.toasts).to.have.length(0);
+  });
+
+  it("pauses under the pointer, and lets info go once a mouse dismissed the toast and moved on", async () => {
+    el.show("sticky", "error");
+    el.show("fleeting");
+    await el.updateComplete;
+    const dismiss = q(el, '[role="alert"] .dismiss') as HTMLElement;
+    const box = dismiss.getBoundingClientRect();
+    const at: [number, number] = [
+      Math.round(box.x + box.width / 2),
+      Math.round(box.y + box.height / 2),
+    ];
+    try {
+      await sendMouse({ type: "move", position: at });
+      await aTimeout(300);
+      expect(el.toasts).to.have.length(2);
+      // The click focuses the button it removes; that focus must not hold the info toast's clock.
+      await sendMouse({ type: "click", position: at });
+      await sendMouse({ type: "move", position: [0, 0] });
+      await waitUntil(() => el.toasts.length === 0, "the info toast stayed", { timeout: 3000 });
+    } finally {
+      await resetMouse();
+    }
   });
 
   it("lets the page take over a notification", async () => {

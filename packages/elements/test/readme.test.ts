@@ -5,7 +5,7 @@ import { deepQueryAll, deepText, settle } from "./helpers.ts";
 
 // README examples are real files under examples/, shown verbatim in README.md and run here (the
 // browser cannot list a folder: add new examples to this list).
-const EXAMPLES = ["replay.ts", "session-list.ts"];
+const EXAMPLES = ["notifications.ts", "replay.ts", "session-list.ts"];
 
 /** A file of this package as it is on disk (the test server would serve TypeScript compiled). */
 async function source(path: string): Promise<string> {
@@ -123,6 +123,36 @@ describe("README examples", () => {
 
     it("is accessible", async () => {
       await expect(list).to.be.accessible();
+    });
+  });
+
+  describe("examples/notifications.ts", () => {
+    const title = document.title;
+    let hidden = true;
+
+    before(() => {
+      Object.defineProperty(document, "visibilityState", {
+        configurable: true,
+        get: () => (hidden ? "hidden" : "visible"),
+      });
+      document.title = "Build";
+    });
+
+    after(() => {
+      hidden = false;
+      document.dispatchEvent(new Event("visibilitychange"));
+      Reflect.deleteProperty(document, "visibilityState");
+      document.title = title;
+      document.body.querySelector("button")?.remove();
+    });
+
+    it("badges the title when the run ends in a hidden tab, until the tab is shown", async () => {
+      await import("../examples/notifications.ts");
+      expect(document.title).to.equal("(1) Build");
+      expect(document.body.querySelector("button")?.textContent).to.equal("Notify me");
+      hidden = false;
+      document.dispatchEvent(new Event("visibilitychange"));
+      expect(document.title).to.equal("Build");
     });
   });
 });

@@ -60,6 +60,12 @@ export interface PiStrings {
   status: string;
   seconds: string;
   sendFailed: string;
+  errorAttempts: string;
+  errorHintAuth: string;
+  errorHintNetwork: string;
+  errorHintRate: string;
+  errorHintServer: string;
+  errorHintOther: string;
   keyboardHelp: string;
   // dialogs, toasts and pickers
   dialogCounter: string;
@@ -80,6 +86,12 @@ export interface PiStrings {
   notifyWarning: string;
   notifyError: string;
   notifyDismiss: string;
+  notifyDoneTitle: string;
+  notifyErrorTitle: string;
+  notifyAbortedTitle: string;
+  notifyInputTitle: string;
+  notifyEnable: string;
+  notifyEnableHint: string;
   loading: string;
   loadFailed: string;
   refresh: string;
@@ -201,10 +213,16 @@ export const en: PiStrings = {
   context: "Context {percent}%",
   tokens: "{input} in · {output} out",
   cost: "{currency}{cost}",
-  thinkingLevel: "thinking {level}",
+  thinkingLevel: "Thinking: {level}",
   status: "Status",
   seconds: "{seconds} s",
   sendFailed: "Could not send: {error}",
+  errorAttempts: "{count} attempts failed",
+  errorHintAuth: "Check the API key for this provider.",
+  errorHintNetwork: "Check the network connection and the provider's address.",
+  errorHintRate: "The provider is limiting requests: wait a moment, then try again.",
+  errorHintServer: "The provider had a problem on its side: try again in a moment.",
+  errorHintOther: "Check the API key and the network connection.",
   keyboardHelp:
     "Enter sends. Shift+Enter adds a line. While pi responds, Enter queues a follow-up, Ctrl+Enter steers, Escape stops, Alt+Up restores queued messages.",
   // dialogs, toasts and pickers
@@ -226,6 +244,13 @@ export const en: PiStrings = {
   notifyWarning: "Warning",
   notifyError: "Error",
   notifyDismiss: "Dismiss notification",
+  notifyDoneTitle: "pi finished",
+  notifyErrorTitle: "pi stopped with an error",
+  notifyAbortedTitle: "pi was stopped",
+  notifyInputTitle: "pi needs your answer",
+  notifyEnable: "Notify me",
+  notifyEnableHint:
+    "Show a desktop notification when pi finishes or needs you while this tab is hidden",
   loading: "Loading…",
   loadFailed: "Could not load: {error}",
   refresh: "Refresh",
@@ -346,10 +371,16 @@ export const zhCN: PiStrings = {
   context: "上下文 {percent}%",
   tokens: "输入 {input} · 输出 {output}",
   cost: "{currency}{cost}",
-  thinkingLevel: "思考 {level}",
+  thinkingLevel: "思考：{level}",
   status: "状态",
   seconds: "{seconds} 秒",
   sendFailed: "发送失败：{error}",
+  errorAttempts: "{count} 次尝试均失败",
+  errorHintAuth: "请检查该服务商的 API 密钥。",
+  errorHintNetwork: "请检查网络连接和服务商地址。",
+  errorHintRate: "服务商正在限流：请稍候再试。",
+  errorHintServer: "服务商出现故障：请稍后再试。",
+  errorHintOther: "请检查 API 密钥和网络连接。",
   keyboardHelp:
     "Enter 发送，Shift+Enter 换行。pi 回复时，Enter 排队追加，Ctrl+Enter 引导，Esc 停止，Alt+↑ 取回排队消息。",
   // dialogs, toasts and pickers
@@ -371,6 +402,12 @@ export const zhCN: PiStrings = {
   notifyWarning: "警告",
   notifyError: "错误",
   notifyDismiss: "关闭通知",
+  notifyDoneTitle: "pi 已完成",
+  notifyErrorTitle: "pi 因错误停止",
+  notifyAbortedTitle: "pi 已被停止",
+  notifyInputTitle: "pi 需要你的回复",
+  notifyEnable: "通知我",
+  notifyEnableHint: "此标签页隐藏时，pi 完成或需要你时显示桌面通知",
   loading: "加载中…",
   loadFailed: "加载失败：{error}",
   refresh: "刷新",

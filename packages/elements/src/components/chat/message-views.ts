@@ -12,6 +12,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import { formatTokens, imageUrl, textOf } from "../../internal/format.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
+import { errorNotice } from "./error-notice.ts";
 
 /** What every view needs. */
 export interface ViewContext {
@@ -75,7 +76,7 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
     })}
     ${
       message.stopReason === "error"
-        ? html`<div part="error" class="error" role="note">${s.error}: ${message.errorMessage ?? ""}</div>`
+        ? errorNotice(message, s)
         : message.stopReason === "aborted"
           ? html`<div part="notice" class="aborted">${s.aborted}</div>`
           : nothing

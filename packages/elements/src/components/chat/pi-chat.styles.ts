@@ -49,6 +49,14 @@ export const chatStyles = css`
   .conn.disconnected .dot {
     background: var(--_color-danger);
   }
+  .status-bar .notify {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.3em;
+    font-size: 1em;
+    padding: 0.1em 0.5em;
+    color: var(--_color-fg);
+  }
   .status-bar .warn {
     color: var(--_color-warning);
   }
@@ -108,10 +116,14 @@ export const chatStyles = css`
     border-radius: 0.3em;
     padding: 0 0.3em;
   }
+  /* Notifications sit in the column above the composer, at its end, pushing nothing over text. */
   pi-toasts {
-    --position: absolute;
-    --inset: var(--toast-inset, 0.75rem 0.75rem auto auto);
-    max-width: calc(100% - 1.5rem);
+    --position: static;
+    margin-inline-start: auto;
+    max-width: 100%;
+  }
+  pi-toasts:has(+ *) {
+    margin-bottom: 0.5em;
   }
   pi-dialog {
     margin-bottom: 0.5em;

@@ -12,8 +12,10 @@ import {
   type SendMode,
 } from "../../internal/events.ts";
 import type { PiStrings } from "../../internal/i18n.ts";
+import { icons } from "../../internal/icons.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
+import { RunNotifier } from "../../notifications/run-notifier.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
@@ -22,14 +24,18 @@ import { chatStyles } from "./pi-chat.styles.ts";
 import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
 import { statusBar, UsageTotals } from "./status-bar.ts";
 import { ToolIndex } from "./tool-index.ts";
+import { TranscriptFilter } from "./transcript-filter.ts";
 
 /**
  * A complete chat with the pi coding agent: the streaming transcript (markdown, thinking, tool
  * calls with live output, shell runs, summaries), a composer with queueing, steering, abort and
  * images, and a status bar. Give it a `client` (or just a `session` model for a read-only view),
  * or put it inside a `<pi-provider>`. It also hosts the client's extension dialogs (a non-modal
- * `<pi-dialog>` above the composer) and notifications (a `<pi-toasts>` region over the
- * transcript); `no-dialogs` / `no-toasts` leave those to elements the page places itself. It
+ * `<pi-dialog>` above the composer) and notifications (a `<pi-toasts>` column between the
+ * transcript and the composer, so they never cover text); `no-dialogs` / `no-toasts` leave those
+ * to elements the page places itself. A run of failed attempts of one request shows as one error
+ * with the attempt count and a hint; pi's internal notices (the system prompt) are hidden unless
+ * `show-internal` is set. It
  * provides its connection to every pi element inside it (slots included), like `<pi-provider>`.
  *
  * Only one element answers a client's dialogs (and one shows its toasts): the first connected;
@@ -54,6 +60,7 @@ import { ToolIndex } from "./tool-index.ts";
  * @csspart header - The header row (title and header slot).
  * @csspart title - The title an extension set.
  * @csspart status-bar - Connection, model, run state, usage and extension statuses.
+ * @csspart notify-button - "Notify me" (with `notify`, until desktop notifications are allowed or refused).
  * @csspart transcript - The scrolling log.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart queue - The queued messages.
@@ -85,7 +92,6 @@ import { ToolIndex } from "./tool-index.ts";
  * @cssproperty [--pi-font-mono=ui-monospace] - Code font.
  * @cssproperty [--pi-radius=0.5rem] - Corner radius.
  * @cssproperty [--max-width=52rem] - Width of the transcript column.
- * @cssproperty [--toast-inset=0.75rem 0.75rem auto auto] - Where the built-in toasts sit over the transcript.
  * @cssstate running - A run is in progress.
  * @cssstate empty - There are no messages.
  */
@@ -101,6 +107,8 @@ export class PiChat extends LitElement {
     lang: { type: String, reflect: true },
     noDialogs: { type: Boolean, attribute: "no-dialogs" },
     noToasts: { type: Boolean, attribute: "no-toasts" },
+    showInternal: { type: Boolean, attribute: "show-internal" },
+    notify: { type: Boolean },
     pinned: { state: true },
   };
 
@@ -120,6 +128,14 @@ export class PiChat extends LitElement {
   declare noDialogs: boolean;
   /** Leaves notifications to a `<pi-toasts>` placed elsewhere (the built-in one is not rendered). */
   declare noToasts: boolean;
+  /** Shows pi's internal notices (the system prompt it sends with every run), hidden by default. */
+  declare showInternal: boolean;
+  /**
+   * Tells the user when a run finishes or pi needs an answer while the tab is hidden: a count in
+   * the page title, and desktop notifications once allowed (a "Notify me" button in the status
+   * bar asks). See `RunNotifier`.
+   */
+  declare notify: boolean;
   /**
    * True while the view sticks to the bottom.
    * @internal
@@ -137,6 +153,7 @@ export class PiChat extends LitElement {
   readonly #internals = this.attachInternals();
   readonly #totals = new UsageTotals();
   readonly #tools = new ToolIndex();
+  readonly #transcript = new TranscriptFilter();
   readonly #scroll = new AutoScroll(this, (pinned) => {
     this.pinned = pinned;
   });
@@ -145,12 +162,15 @@ export class PiChat extends LitElement {
   #wasRunning = false;
   #editorText: string | undefined;
   #watchedSignal: AbortSignal | undefined;
+  #notifier: { client: PiClient; notifier: RunNotifier } | undefined;
 
   constructor() {
     super();
     this.pageSize = 60;
     this.noDialogs = false;
     this.noToasts = false;
+    this.showInternal = false;
+    this.notify = false;
     this.pinned = true;
   }
 
@@ -180,9 +200,15 @@ export class PiChat extends LitElement {
     this.#scroll.pin();
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#notifyFor(undefined);
+  }
+
   protected override willUpdate(): void {
     this.#connection.resolve();
     this.#watchSignal(this.#connection.connection?.client);
+    this.#notifyFor(this.notify && this.isConnected ? this.#connection.client : undefined);
     const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
@@ -193,8 +219,8 @@ export class PiChat extends LitElement {
     const states = this.#internals.states;
     if (running) states.add("running");
     else states.delete("running");
-    if ((snapshot?.messages.length ?? 0) === 0 && snapshot?.streamingMessage === undefined)
-      states.add("empty");
+    const shown = this.#transcript.of(snapshot?.messages ?? [], this.showInternal);
+    if (shown.length === 0 && snapshot?.streamingMessage === undefined) states.add("empty");
     else states.delete("empty");
   }
 
@@ -215,6 +241,7 @@ export class PiChat extends LitElement {
     const snapshot = this.#connection.snapshot;
     const connection = this.#connection.connection;
     const messages = snapshot?.messages ?? [];
+    const shown = this.#transcript.of(messages, this.showInternal);
     const streaming = snapshot?.streamingMessage;
     const executions = snapshot?.toolExecutions ?? new Map();
     const widgets = [...(snapshot?.ui.widgets ?? [])];
@@ -231,14 +258,14 @@ export class PiChat extends LitElement {
         ${snapshot?.ui.title ? html`<h2 part="title" class="title">${snapshot.ui.title}</h2>` : nothing}
         <slot name="header"></slot>
       </div>
-      ${statusBar(snapshot, state, this.#totals.of(messages), s)}
+      ${statusBar(snapshot, state, this.#totals.of(messages), s, this.#notifyButton())}
       <div class="log-wrap">
         <div part="transcript" class="log" role="log" aria-label=${s.transcript} tabindex="0">
           <div class="column">
-            ${messages.length === 0 && streaming === undefined ? html`<slot name="empty"></slot>` : nothing}
+            ${shown.length === 0 && streaming === undefined ? html`<slot name="empty"></slot>` : nothing}
             <pi-message-list
               exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
-              .messages=${messages}
+              .messages=${shown}
               .toolExecutions=${executions}
               .strings=${s}
               .renderers=${this.renderers}
@@ -269,19 +296,20 @@ export class PiChat extends LitElement {
             ? nothing
             : html`<button part="jump-button" class="jump" @click=${() => this.scrollToBottom()}>↓ ${s.jumpToBottom}</button>`
         }
+      </div>
+      <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
+      <div class="bottom">
         ${
           this.noToasts
             ? nothing
             : html`<pi-toasts
                 exportparts="stack:toasts, toast"
+                max="3"
                 .client=${connection?.client}
                 .session=${connection?.session}
                 .strings=${this.strings}
               ></pi-toasts>`
         }
-      </div>
-      <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
-      <div class="bottom">
         ${
           this.noDialogs
             ? nothing
@@ -395,6 +423,30 @@ export class PiChat extends LitElement {
     client.getSessionStats({ timeoutMs: 10_000 }).catch(() => {
       // Context usage is optional decoration: a failed refresh leaves the old figure.
     });
+  }
+
+  #notifyFor(client: PiClient | undefined): void {
+    if (this.#notifier?.client === client) return;
+    this.#notifier?.notifier.dispose();
+    this.#notifier =
+      client === undefined
+        ? undefined
+        : { client, notifier: new RunNotifier(client, { strings: () => this.#locale.strings }) };
+  }
+
+  // Offered until the user has decided: browsers only ask from a click.
+  #notifyButton(): unknown {
+    if (!this.notify || RunNotifier.permission !== "default") return nothing;
+    const s = this.#locale.strings;
+    return html`<button
+      part="notify-button"
+      class="notify"
+      title=${s.notifyEnableHint}
+      @click=${async () => {
+        await RunNotifier.requestPermission();
+        this.requestUpdate();
+      }}
+    >${icons.bell}<span>${s.notifyEnable}</span></button>`;
   }
 
   #watchSignal(client: PiClient | undefined): void {

@@ -8,6 +8,9 @@ import { tokenStyles } from "../../styles/tokens.ts";
 import type { PiSlashMenu } from "../slash-menu/pi-slash-menu.ts";
 import { composerStyles } from "./pi-composer.styles.ts";
 
+/** A pointer press on a send button must not take the focus out of the text field. */
+const keepFocus = (event: PointerEvent): void => event.preventDefault();
+
 /** What the composer hands to its chat (an internal event; the chat fires the public `pi-send`). */
 export class ComposerSubmitEvent extends Event {
   readonly text: string;
@@ -146,9 +149,9 @@ export class PiComposer extends LitElement {
         ${
           this.running
             ? html`<button part="stop-button" class="danger" @click=${() => this.dispatchEvent(new Event("composer-abort"))}>${s.stop}</button>
-              <button part="steer-button" ?disabled=${this.disabled} @click=${() => this.submit("steer")}>${s.steer}</button>
-              <button part="send-button" class="primary" ?disabled=${this.disabled} @click=${() => this.submit("followUp")}>${s.followUp}</button>`
-            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} @click=${() => this.submit("prompt")}>${s.send}</button>`
+              <button part="steer-button" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
+              <button part="send-button" class="primary" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
+            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
         }
       </div>
     </div>`;
@@ -169,6 +172,12 @@ export class PiComposer extends LitElement {
     this.dispatchEvent(new ComposerSubmitEvent(text, images, this.running ? chosen : "prompt"));
     this.setText("");
     this.attachments = [];
+  }
+
+  // After sending with a button, the next thing to do is type: the text field keeps the focus.
+  #send(mode: SendMode): void {
+    this.submit(mode);
+    this.focus();
   }
 
   #onKeyDown(event: KeyboardEvent): void {

@@ -4,6 +4,7 @@ import type { AgentMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
 import { formatCost, formatTokens } from "../../internal/format.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
+import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 
 /** Connection state shown in the status bar. */
 export type ConnectionState = "connected" | "disconnected" | "none";
@@ -48,6 +49,7 @@ export function statusBar(
   connection: ConnectionState,
   totals: Totals,
   s: PiStrings,
+  actions: unknown = nothing,
 ): TemplateResult {
   const state = snapshot?.state;
   const retry = snapshot?.retry;
@@ -57,8 +59,18 @@ export function statusBar(
   ];
   return html`<div part="status-bar" class="status-bar" role="group" aria-label=${s.status}>
     <span class=${`conn ${connection}`}><span class="dot" aria-hidden="true"></span>${label}</span>
-    ${state?.model ? html`<span class="model">${state.model.name || state.model.id}</span>` : nothing}
-    ${state && state.thinkingLevel !== "off" ? html`<span>${format(s.thinkingLevel, { level: state.thinkingLevel })}</span>` : nothing}
+    ${
+      state?.model
+        ? html`<span class="model" title=${`${s.modelLabel}: ${state.model.provider}/${state.model.id}`}
+            ><span class="sr-only">${s.modelLabel}: </span>${state.model.name || state.model.id}</span
+          >`
+        : nothing
+    }
+    ${
+      state && state.thinkingLevel !== "off"
+        ? html`<span class="thinking">${format(s.thinkingLevel, { level: thinkingLevelLabel(state.thinkingLevel, s) })}</span>`
+        : nothing
+    }
     ${
       snapshot?.isRetrying && retry
         ? html`<span class="warn">${format(s.retrying, {
@@ -78,5 +90,6 @@ export function statusBar(
         : nothing
     }
     ${totals.cost > 0 ? html`<span>${format(s.cost, { currency: "$", cost: formatCost(totals.cost) })}</span>` : nothing}
+    ${actions}
   </div>`;
 }

@@ -186,29 +186,7 @@ export const sessionListStyles = css`
     outline: none;
   }
   .confirm {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: 0.4em 0.6em;
-    padding: 0.45em 0.6em;
-    border: 1px solid var(--_color-danger);
-    border-radius: calc(var(--_radius) * 0.75);
-    background: var(--_color-bg);
-  }
-  .confirm-text {
-    flex: 1 1 10em;
-    font-size: 0.9em;
-    overflow-wrap: anywhere;
-  }
-  .confirm-actions {
-    display: flex;
-    gap: 0.4em;
-    margin-inline-start: auto;
-  }
-  button.danger-solid {
-    background: var(--_color-danger);
-    border-color: var(--_color-danger);
-    color: var(--_color-bg);
+    margin-top: 0;
   }
   .more {
     display: block;

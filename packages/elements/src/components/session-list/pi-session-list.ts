@@ -2,6 +2,7 @@ import type { PiClient, SessionHistory, SessionModel, SessionSummary } from "@pi
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { repeat } from "lit/directives/repeat.js";
+import { confirmBar } from "../../internal/confirm-bar.ts";
 import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
@@ -9,6 +10,7 @@ import { icons } from "../../internal/icons.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
 import { fullDate, relativeTime } from "../../internal/relative-time.ts";
+import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { sessionListStyles } from "./pi-session-list.styles.ts";
@@ -71,7 +73,7 @@ const FILTER_DELAY_MS = 200;
  * @cssstate loading - A page is loading.
  */
 export class PiSessionList extends LitElement {
-  static override styles = [tokenStyles, baseStyles, sessionListStyles];
+  static override styles = [tokenStyles, baseStyles, confirmStyles, sessionListStyles];
   static override properties = {
     history: { attribute: false },
     client: { attribute: false },
@@ -293,7 +295,7 @@ export class PiSessionList extends LitElement {
       input?.focus();
       input?.select();
     } else if (this.confirming === name)
-      this.renderRoot.querySelector<HTMLElement>("[part~=cancel-button]")?.focus();
+      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
     else if (name === "") this.focus();
     else this.#rowButton(name)?.focus();
   }
@@ -323,24 +325,14 @@ export class PiSessionList extends LitElement {
       </li>`;
     if (this.confirming === session.name)
       return html`<li part="item" class=${classes} data-name=${session.name}>
-        <div
-          part="confirm"
-          class="confirm"
-          role="group"
-          aria-labelledby="confirm-text"
-          @keydown=${(e: KeyboardEvent) => {
-            if (e.key !== "Escape") return;
-            e.preventDefault();
-            e.stopPropagation();
-            this.#cancelConfirm(session.name);
-          }}
-        >
-          <span id="confirm-text" class="confirm-text">${format(s.sessionsDeleteConfirm, { title })}</span>
-          <span class="confirm-actions">
-            <button part="cancel-button" @click=${() => this.#cancelConfirm(session.name)}>${s.dialogCancel}</button>
-            <button part="confirm-button" class="danger-solid" @click=${() => this.#confirmDelete(session.name)}>${s.sessionsDeleteAction}</button>
-          </span>
-        </div>
+        ${confirmBar({
+          text: format(s.sessionsDeleteConfirm, { title }),
+          confirm: s.sessionsDeleteAction,
+          cancel: s.dialogCancel,
+          destructive: true,
+          onConfirm: () => this.#confirmDelete(session.name),
+          onCancel: () => this.#cancelConfirm(session.name),
+        })}
       </li>`;
     const time = relativeTime(session.lastActivity, this.#now, this.#locale.lang, s.justNow);
     const details = [

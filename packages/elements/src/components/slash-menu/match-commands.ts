@@ -4,8 +4,9 @@ import type { SlashCommand } from "@pi-kit/protocol";
 const LIMIT = 50;
 
 /**
- * Commands matching what was typed after `/`, best first: names starting with the query, then
- * names containing it, then descriptions containing it (from two letters); pi's order within each group.
+ * Commands matching what was typed after `/`, best first: the name typed out in full, names
+ * starting with the query, names containing it, then descriptions containing it (from two
+ * letters); pi's order within each group.
  */
 export function matchCommands(commands: readonly SlashCommand[], query: string): SlashCommand[] {
   const q = query.toLowerCase();
@@ -14,7 +15,8 @@ export function matchCommands(commands: readonly SlashCommand[], query: string):
   const inDescription: SlashCommand[] = [];
   for (const command of commands) {
     const name = command.name.toLowerCase();
-    if (name.startsWith(q)) prefix.push(command);
+    if (name === q) prefix.unshift(command);
+    else if (name.startsWith(q)) prefix.push(command);
     else if (name.includes(q)) inName.push(command);
     // One letter found somewhere in a sentence is noise; descriptions count from two.
     else if (q.length > 1 && command.description?.toLowerCase().includes(q))

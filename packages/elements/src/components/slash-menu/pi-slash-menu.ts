@@ -47,7 +47,8 @@ const SOURCE_KEYS = {
  * itself; or set `query` (the text after `/`, `undefined` to close) and forward keydowns to
  * {@link PiSlashMenu.handleKey}.
  *
- * Keyboard (while open): ↑ ↓ move (wrapping); Enter or Tab chooses; Escape closes.
+ * Keyboard (while open): ↑ ↓ move (wrapping); Enter or Tab chooses (Enter on a command typed out
+ * in full leaves the key to the text field, which sends it); Escape closes.
  *
  * @tagname pi-slash-menu
  * @summary Slash-command menu.
@@ -149,6 +150,11 @@ export class PiSlashMenu extends LitElement {
     } else if ((event.key === "Enter" && !event.shiftKey) || event.key === "Tab") {
       const command = this.#matches[this.active];
       if (command === undefined) return false;
+      // Enter on a command typed out in full sends it, as typed: no second Enter.
+      if (event.key === "Enter" && command.name.toLowerCase() === this.query?.toLowerCase()) {
+        this.close();
+        return false;
+      }
       this.select(command);
     } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && count > 0) {
       this.active = moveIndex(event.key, this.active, count, true) ?? 0;

@@ -5,6 +5,7 @@ import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiStrings } from "../../internal/i18n.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
+import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -22,21 +23,6 @@ export class PiThinkingChangeEvent extends Event {
 
 /** What 0.73.x offers a reasoning model (it has no `get_available_thinking_levels`). */
 const REASONING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
-
-const LABEL_KEYS = {
-  off: "thinkingOff",
-  minimal: "thinkingMinimal",
-  low: "thinkingLow",
-  medium: "thinkingMedium",
-  high: "thinkingHigh",
-  xhigh: "thinkingXhigh",
-  max: "thinkingMax",
-} as const satisfies Record<ThinkingLevel, keyof PiStrings>;
-
-/** The translated name of a level; a level a newer pi added shows as pi spells it. */
-function labelOf(level: string, strings: PiStrings): string {
-  return level in LABEL_KEYS ? strings[LABEL_KEYS[level as ThinkingLevel]] : level;
-}
 
 /**
  * The levels a model offers without asking pi: `off` only unless it reasons; `xhigh` / `max` only
@@ -152,7 +138,7 @@ export class PiThinkingPicker extends LitElement {
         ?disabled=${levels.length <= 1 || this.busy}
         @change=${(e: Event) => void this.choose((e.target as HTMLSelectElement).value as ThinkingLevel)}
       >
-        ${shown.map((level) => html`<option value=${level} ?selected=${level === current}>${labelOf(level, s)}</option>`)}
+        ${shown.map((level) => html`<option value=${level} ?selected=${level === current}>${thinkingLevelLabel(level, s)}</option>`)}
       </select>`;
   }
 

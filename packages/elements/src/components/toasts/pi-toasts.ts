@@ -105,6 +105,8 @@ export class PiToasts extends LitElement {
   /** The client whose notifications this element shows or waits to show. */
   #claimed: PiClient | undefined;
   #paused = false;
+  #hovered: string | undefined;
+  #focused = false;
   readonly #locale = new LocaleController(this);
 
   constructor() {
@@ -142,6 +144,8 @@ export class PiToasts extends LitElement {
   dismiss(id: string): void {
     this.#stop(id);
     this.toasts = this.toasts.filter((t) => t.id !== id);
+    // A toast taken away under the pointer never reports the pointer leaving it.
+    if (this.#hovered === id) this.#hover(undefined);
   }
 
   /** Removes every toast. */
@@ -159,6 +163,14 @@ export class PiToasts extends LitElement {
     this.#connection.resolve();
   }
 
+  protected override updated(): void {
+    // A focused toast that was removed takes the focus with it without a focusout event.
+    if (this.#focused && this.shadowRoot?.activeElement == null) {
+      this.#focused = false;
+      this.#updatePause();
+    }
+  }
+
   protected override render(): unknown {
     // Both live regions always exist: a region added together with its text is often not announced.
     const polite = this.toasts.filter((t) => t.type !== "error");
@@ -168,11 +180,13 @@ export class PiToasts extends LitElement {
       class="stack"
       aria-label=${this.#locale.strings.notifications}
       role="region"
-      @pointerenter=${() => this.#pause(true)}
-      @pointerleave=${() => this.#pause(false)}
-      @focusin=${() => this.#pause(true)}
+      @focusin=${() => {
+        this.#focused = true;
+        this.#updatePause();
+      }}
       @focusout=${(e: FocusEvent) => {
-        if (!this.renderRoot.contains(e.relatedTarget as Node | null)) this.#pause(false);
+        this.#focused = this.renderRoot.contains(e.relatedTarget as Node | null);
+        this.#updatePause();
       }}
       @keydown=${this.#onKeyDown}
     >
@@ -186,10 +200,22 @@ export class PiToasts extends LitElement {
     return repeat(
       toasts,
       (t) => t.id,
-      (t) => html`<div part="toast" class="toast ${t.type}" data-id=${t.id}>
+      (t) => html`<div
+        part="toast"
+        class="toast ${t.type}"
+        data-id=${t.id}
+        @pointerenter=${() => this.#hover(t.id)}
+        @pointerleave=${() => this.#hover(undefined)}
+      >
         ${t.type === "info" ? nothing : html`<strong part="type" class="type">${t.type === "error" ? s.notifyError : s.notifyWarning}:</strong>`}
         <span part="message" class="message">${t.message}</span>
-        <button part="dismiss-button" class="dismiss" aria-label=${s.notifyDismiss} title=${s.notifyDismiss} @click=${() => this.#dismissFocused(t.id)}>×</button>
+        <button
+          part="dismiss-button"
+          class="dismiss"
+          aria-label=${s.notifyDismiss}
+          title=${s.notifyDismiss}
+          @click=${(e: MouseEvent) => (e.detail === 0 ? this.#dismissFocused(t.id) : this.dismiss(t.id))}
+        >×</button>
       </div>`,
     );
   }
@@ -203,7 +229,8 @@ export class PiToasts extends LitElement {
     this.#dismissFocused(id);
   }
 
-  // Dismissing the focused toast would drop focus on the body; hand it to a neighbour instead.
+  // Dismissing from the keyboard would drop focus on the body; hand it to a neighbour instead.
+  // (A mouse click does not: a focused neighbour would hold its clock still for no reason.)
   #dismissFocused(id: string): void {
     const index = this.toasts.findIndex((t) => t.id === id);
     this.dismiss(id);
@@ -212,6 +239,16 @@ export class PiToasts extends LitElement {
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>(`[data-id="${neighbour.id}"] .dismiss`)?.focus(),
     );
+  }
+
+  #hover(id: string | undefined): void {
+    this.#hovered = id;
+    this.#updatePause();
+  }
+
+  // The clocks stop while a toast is under the pointer or has the focus (WCAG 2.2.1).
+  #updatePause(): void {
+    this.#pause(this.#hovered !== undefined || this.#focused);
   }
 
   #pause(paused: boolean): void {
