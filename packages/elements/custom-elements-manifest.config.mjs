@@ -78,6 +78,30 @@ function documentedEventsOnly() {
   };
 }
 
+/**
+ * Names each event's class (`pi-send` -> `PiSendEvent`) when the package declares one, so
+ * generated framework types give handlers the real event type instead of a bare `Event`.
+ */
+function eventClasses() {
+  const pascal = (name) => name.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase());
+  return {
+    name: "pi-event-classes",
+    packageLinkPhase({ customElementsManifest }) {
+      const classes = new Set(
+        (customElementsManifest.modules ?? []).flatMap((mod) =>
+          (mod.declarations ?? []).filter((d) => d.kind === "class").map((d) => d.name),
+        ),
+      );
+      for (const mod of customElementsManifest.modules ?? [])
+        for (const decl of mod.declarations ?? [])
+          for (const event of decl.events ?? []) {
+            const name = `${pascal(event.name)}Event`;
+            if (event.type === undefined && classes.has(name)) event.type = { text: name };
+          }
+    },
+  };
+}
+
 /** Sorts modules by path: the analyzer reads files concurrently, so its order varies by run. */
 function sortedModules() {
   return {
@@ -94,5 +118,5 @@ export default {
   globs: ["src/**/*.ts"],
   exclude: ["src/**/*.styles.ts"],
   litelement: true,
-  plugins: [stateIsNotAnAttribute(), documentedEventsOnly(), sortedModules()],
+  plugins: [stateIsNotAnAttribute(), documentedEventsOnly(), eventClasses(), sortedModules()],
 };

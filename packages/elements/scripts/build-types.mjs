@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Generates editor and type support for the elements from the shipped custom-elements.json, with
+// the custom-element-*-integration generators: JSX `IntrinsicElements`, Vue `GlobalComponents`,
+// Svelte `svelteHTML.IntrinsicElements`, and VS Code's HTML and CSS custom data, in dist/frameworks/.
+import { readFileSync, writeFileSync } from "node:fs";
+import { generateJsxTypes } from "custom-element-jsx-integration";
+import { generateSvelteTypes } from "custom-element-svelte-integration";
+import { generateVsCodeCustomElementData } from "custom-element-vs-code-integration";
+import { generateVuejsTypes } from "custom-element-vuejs-integration";
+
+const pkg = new URL("..", import.meta.url);
+const outdir = new URL("dist/frameworks/", pkg);
+const manifest = JSON.parse(readFileSync(new URL("custom-elements.json", pkg), "utf8"));
+const common = {
+  outdir: outdir.pathname,
+  // The element classes, and with them every property's TypeScript type, from the package entry.
+  globalTypePath: "../index.js",
+  hideLogs: true,
+};
+
+const typings = { "jsx.d.ts": generateJsxTypes, "vue.d.ts": generateVuejsTypes };
+typings["svelte.d.ts"] = generateSvelteTypes;
+for (const [fileName, generate] of Object.entries(typings)) {
+  generate(manifest, { ...common, fileName });
+  eventsAsClasses(new URL(fileName, outdir), fileName === "svelte.d.ts");
+}
+generateVsCodeCustomElementData(manifest, {
+  ...common,
+  htmlFileName: "vscode.html-custom-data.json",
+  cssFileName: "vscode.css-custom-data.json",
+});
+
+/**
+ * The generators type every handler's argument as `CustomEvent<type>`; our events are their own
+ * `Event` subclasses (the manifest names them), so hand handlers those classes, imported. Svelte's
+ * generator writes only Svelte 4's `on:name`; Svelte 5 takes `onname` props, so add those too.
+ */
+function eventsAsClasses(file, svelte5) {
+  const names = new Set();
+  let text = readFileSync(file, "utf8").replace(/CustomEvent<(Pi\w+Event)>/g, (_, name) => {
+    names.add(name);
+    return name;
+  });
+  if (svelte5) text = text.replace(/"on:([\w-]+)"(\?: .*;)/g, '"on:$1"$2\n  "on$1"$2');
+  const imports = `import type { ${[...names].sort().join(", ")} } from "../index.js";\n`;
+  writeFileSync(file, imports + text);
+}
