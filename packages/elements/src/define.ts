@@ -1,7 +1,9 @@
 /**
  * @module
  * Registers every pi element under its `pi-*` tag (a side-effect import). Tags already defined,
- * for example by a second copy of this package, are left alone.
+ * for example by a second copy of this package, are left alone. Where there is no
+ * `customElements` (a server rendering the page) it registers nothing, so it is safe to import
+ * from code that also runs there.
  */
 import { PiChat } from "./components/chat/pi-chat.ts";
 import { PiComposer } from "./components/chat/pi-composer.ts";
@@ -41,6 +43,7 @@ export const PI_ELEMENTS: Readonly<Record<string, CustomElementConstructor>> = {
   "pi-slash-menu": PiSlashMenu,
 };
 
-for (const [tag, element] of Object.entries(PI_ELEMENTS)) {
-  if (customElements.get(tag) === undefined) customElements.define(tag, element);
-}
+const registry: CustomElementRegistry | undefined = globalThis.customElements;
+if (registry !== undefined)
+  for (const [tag, element] of Object.entries(PI_ELEMENTS))
+    if (registry.get(tag) === undefined) registry.define(tag, element);

@@ -86,6 +86,12 @@ export type {
   ToolSlot,
   ToolStatus,
 } from "./internal/renderers.ts";
+export {
+  PiTokenRequestEvent,
+  SrcController,
+  type SrcHost,
+  type TokenSource,
+} from "./internal/src-controller.ts";
 export { SessionController } from "./internal/store-controller.ts";
 export {
   type NotifyPermission,

@@ -15,6 +15,7 @@ import type { PiStrings } from "../../internal/i18n.ts";
 import { icons } from "../../internal/icons.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
+import { SrcController, type TokenSource } from "../../internal/src-controller.ts";
 import { RunNotifier } from "../../notifications/run-notifier.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -38,6 +39,11 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * `show-internal` is set. It
  * provides its connection to every pi element inside it (slots included), like `<pi-provider>`.
  *
+ * With `src` (a bridge session's WebSocket URL) it connects by itself, reconnecting after drops,
+ * so a page needs only the one-file bundle and the tag; `token-from` says where the bridge token
+ * is: the `token` attribute (the default), the page URL's `#token=` fragment, or a
+ * `pi-token-request` event the page answers.
+ *
  * Only one element answers a client's dialogs (and one shows its toasts): the first connected;
  * later ones stand by and take over when it goes away. A client created with its own
  * `dialogHandler` is taken over by the chat's dialog unless `no-dialogs` is set.
@@ -51,7 +57,8 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * @event pi-send - Before a message is sent; cancel it to send it yourself. {@link PiSendEvent}
  * @event pi-abort - Before the run is aborted; cancelable.
  * @event pi-restore-queue - Before queued messages are taken back into the editor; cancelable.
- * @event pi-error - An action through the client failed.
+ * @event pi-error - An action through the client failed (`connect` when `src` could not connect).
+ * @event pi-token-request - With `token-from="event"`: asks the page for the bridge token. {@link PiTokenRequestEvent}
  * @slot header - Content above the status bar (for example a model picker).
  * @slot empty - Shown while the transcript is empty.
  * @csspart dialog - The extension dialog panel (from the built-in `<pi-dialog>`).
@@ -109,6 +116,10 @@ export class PiChat extends LitElement {
     noToasts: { type: Boolean, attribute: "no-toasts" },
     showInternal: { type: Boolean, attribute: "show-internal" },
     notify: { type: Boolean },
+
+    src: { type: String },
+    tokenFrom: { type: String, attribute: "token-from" },
+    token: { type: String },
     pinned: { state: true },
   };
 
@@ -136,6 +147,13 @@ export class PiChat extends LitElement {
    * bar asks). See `RunNotifier`.
    */
   declare notify: boolean;
+
+  /** A bridge session's WebSocket URL (`wss://host/sessions/name/ws`, or relative) to connect to by itself. */
+  declare src: string | undefined;
+  /** Where the token for `src` comes from: `attribute` (the `token` attribute; default), `fragment` or `event`. */
+  declare tokenFrom: TokenSource | undefined;
+  /** The bridge token for `src`. */
+  declare token: string | undefined;
   /**
    * True while the view sticks to the bottom.
    * @internal
@@ -166,6 +184,7 @@ export class PiChat extends LitElement {
 
   constructor() {
     super();
+    new SrcController(this);
     this.pageSize = 60;
     this.noDialogs = false;
     this.noToasts = false;
