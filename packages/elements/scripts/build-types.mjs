@@ -33,7 +33,9 @@ generateVsCodeCustomElementData(manifest, {
 /**
  * The generators type every handler's argument as `CustomEvent<type>`; our events are their own
  * `Event` subclasses (the manifest names them), so hand handlers those classes, imported. Svelte's
- * generator writes only Svelte 4's `on:name`; Svelte 5 takes `onname` props, so add those too.
+ * generator writes Svelte 4's `on:name` and `bind:property`; Svelte 5 also takes `onname` and
+ * plain properties (set as properties on custom elements), so add those; and it declares
+ * `svelteHTML` at the top of what is a module, where it is not global: make it global.
  */
 function eventsAsClasses(file, svelte5) {
   const names = new Set();
@@ -41,7 +43,18 @@ function eventsAsClasses(file, svelte5) {
     names.add(name);
     return name;
   });
-  if (svelte5) text = text.replace(/"on:([\w-]+)"(\?: .*;)/g, '"on:$1"$2\n  "on$1"$2');
+  if (svelte5)
+    text = text
+      .replace(/"on:([\w-]+)"(\?: .*;)/g, '"on:$1"$2\n  "on$1"$2')
+      .replace(/^type \w+Props = \{[\s\S]*?^\};/gm, (block) =>
+        block.replace(/"bind:(\w+)"(\?: .*;)/g, (line, name, rest) =>
+          block.includes(`"${name}"?:`) ? line : `${line}\n  "${name}"${rest}`,
+        ),
+      )
+      .replace(
+        /^declare namespace svelteHTML \{([\s\S]*)\}\s*$/m,
+        "declare global {\n  namespace svelteHTML {$1}\n}\n",
+      );
   const imports = `import type { ${[...names].sort().join(", ")} } from "../index.js";\n`;
   writeFileSync(file, imports + text);
 }

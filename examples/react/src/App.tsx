@@ -1,0 +1,28 @@
+import { createWebSocketTransport, PiClient } from "@pi-kit/client";
+import { PiChat, usePiClient, usePiSession } from "@pi-kit/react";
+import { type CSSProperties, useState } from "react";
+
+// The bridge token travels in the page URL's fragment (#token=…), never to a server.
+const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? undefined;
+
+export function App() {
+  const { client, error } = usePiClient((signal) =>
+    PiClient.connect(createWebSocketTransport({ url: "/sessions/react/ws", token, signal })),
+  );
+  const session = usePiSession(client);
+  const [sent, setSent] = useState(0);
+  const [failure, setFailure] = useState<unknown>();
+  return (
+    <PiChat
+      client={client}
+      style={{ "--pi-color-accent": "#0b7a5c" } as CSSProperties}
+      onPiSend={() => setSent((n) => n + 1)}
+      onPiError={(e) => setFailure(e.error)}
+    >
+      <strong slot="header">
+        React · {sent} sent · {session?.messages.length ?? 0} messages
+      </strong>
+      <p slot="empty">{String(failure ?? error ?? "Ask pi anything.")}</p>
+    </PiChat>
+  );
+}
