@@ -12,6 +12,11 @@ import type {
   PiNotifyEvent,
   PiRestoreQueueEvent,
   PiSendEvent,
+  PiSessionCreateEvent,
+  PiSessionDeleteEvent,
+  PiSessionDeletedEvent,
+  PiSessionRenameEvent,
+  PiSessionSelectEvent,
   PiSlashSelectEvent,
   PiThinkingChangeEvent,
   PiTokenRequestEvent,
@@ -127,6 +132,28 @@ export const PiProvider = createComponent({
   react: React,
   events: {},
   displayName: "PiProvider",
+});
+
+/** `<pi-session-list>` as a React component: History of conversations. */
+export const PiSessionList = createComponent({
+  tagName: "pi-session-list",
+  elementClass: elements.PiSessionList,
+  react: React,
+  events: {
+    /** A conversation was chosen; cancelable (the selection stays). */
+    onPiSessionSelect: "pi-session-select" as EventName<PiSessionSelectEvent>,
+    /** Before "New chat" creates a conversation; cancel to create it yourself. */
+    onPiSessionCreate: "pi-session-create" as EventName<PiSessionCreateEvent>,
+    /** Before a conversation is renamed; cancel to rename it yourself. */
+    onPiSessionRename: "pi-session-rename" as EventName<PiSessionRenameEvent>,
+    /** After the user confirmed a deletion, before it happens; cancelable. */
+    onPiSessionDelete: "pi-session-delete" as EventName<PiSessionDeleteEvent>,
+    /** A conversation was deleted. */
+    onPiSessionDeleted: "pi-session-deleted" as EventName<PiSessionDeletedEvent>,
+    /** A history call failed (`action` is `load-sessions`, `create-session`, `rename-session` or `delete-session`). */
+    onPiError: "pi-error" as EventName<PiErrorEvent>,
+  },
+  displayName: "PiSessionList",
 });
 
 /** `<pi-session-stats>` as a React component: Session statistics. */
