@@ -49,10 +49,14 @@ ${blocks.join("\n\n")}
 `;
 
 // Formatted as the repository formats code, so the check compares like with like.
-const biome = spawnSync("npx", ["biome", "format", "--stdin-file-path=components.ts"], {
-  input: text,
-  encoding: "utf8",
-});
+const biome = spawnSync(
+  "npx",
+  ["biome", "check", "--write", "--stdin-file-path=src/components.ts"],
+  {
+    input: text,
+    encoding: "utf8",
+  },
+);
 if (biome.status !== 0) {
   console.error(biome.stderr);
   process.exit(1);
