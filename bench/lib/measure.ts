@@ -34,9 +34,31 @@ export function compareMs<K extends string>(
       if (round >= 0) times.get(name)?.push(performance.now() - start);
     }
   }
+  return mediansOf(times);
+}
+
+/**
+ * {@link compareMs} for contenders that time themselves (say, in a browser page): each returns its
+ * own figure in milliseconds; the medians of `rounds` interleaved rounds, after a warm-up round.
+ */
+export async function compareAsync<K extends string>(
+  contenders: Record<K, () => Promise<number>>,
+  rounds = quick ? 5 : 9,
+): Promise<Record<K, number>> {
+  const names = Object.keys(contenders) as K[];
+  const times = new Map<K, number[]>(names.map((n) => [n, []]));
+  for (let round = -1; round < rounds; round++)
+    for (const name of names) {
+      const ms = await contenders[name]();
+      if (round >= 0) times.get(name)?.push(ms);
+    }
+  return mediansOf(times);
+}
+
+function mediansOf<K extends string>(times: Map<K, number[]>): Record<K, number> {
   const medians = {} as Record<K, number>;
-  for (const name of names) {
-    const sorted = (times.get(name) ?? []).sort((a, b) => a - b);
+  for (const [name, list] of times) {
+    const sorted = list.sort((a, b) => a - b);
     medians[name] = sorted[Math.floor(sorted.length / 2)] as number;
   }
   return medians;

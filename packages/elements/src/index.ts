@@ -56,6 +56,7 @@ export {
   type ConnectionOptions,
 } from "./internal/connection-controller.ts";
 export { connectionOf, type PiConnection, piConnectionContext } from "./internal/context.ts";
+export { type CopyKind, PiCopyEvent } from "./internal/copy.ts";
 export {
   PiAbortEvent,
   PiErrorEvent,
@@ -74,7 +75,9 @@ export {
 } from "./internal/i18n.ts";
 export { moveIndex, Typeahead } from "./internal/list-navigation.ts";
 export { LocaleController, type LocaleHost } from "./internal/locale-controller.ts";
-export { MarkdownBlocks, renderMarkdown, SAFE_URL } from "./internal/markdown.ts";
+export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown.ts";
+export { MarkdownBlocks } from "./internal/markdown-blocks.ts";
+export { loadCompletion, MAX_DEPTH } from "./internal/markdown-lexer.ts";
 export { RafCoalescer } from "./internal/raf-coalescer.ts";
 export type {
   MessageRenderContext,

@@ -94,19 +94,25 @@ describe("markdown safety", () => {
 
   it("shows raw HTML as text and keeps code", () => {
     const out = renderToDom("Use <div> here\n\n```js\nlet a = 1 < 2;\n```");
-    expect(out.textContent).to.contain("Use <div> here");
-    expect(out.querySelector("div")).to.equal(null);
+    expect(out.querySelector("p")?.textContent).to.equal("Use <div> here");
+    // The only elements are the paragraph and the code block's own.
+    expect(out.querySelectorAll("div:not(.code, .code-head)").length).to.equal(0);
     const code = out.querySelector("code");
     expect(code?.dataset.lang).to.equal("js");
     expect(code?.textContent).to.equal("let a = 1 < 2;");
   });
 
-  it("turns images into links instead of loading them", () => {
-    const out = renderToDom("![chart](https://tracker.example/p.png?secret=1)");
+  it("renders remote images as placeholders that load nothing", () => {
+    const out = renderToDom(
+      "![chart](https://tracker.example/p.png?secret=1) ![x](data:image/png;base64,AA)",
+    );
     expect(out.querySelector("img")).to.equal(null);
-    expect(out.querySelector("a")?.getAttribute("href")).to.equal(
+    expect(out.querySelector("[data-src]")?.getAttribute("data-src")).to.equal(
       "https://tracker.example/p.png?secret=1",
     );
+    // Not http(s): only the label.
+    expect(out.querySelectorAll("[data-src]").length).to.equal(1);
+    expect(out.textContent).to.contain("x");
   });
 });
 
@@ -160,10 +166,10 @@ describe("MarkdownBlocks", () => {
     expect(blocks.tail).to.equal("after");
   });
 
-  it("keeps indented continuations with their block and resets on replaced text", () => {
+  it("keeps indented continuations with their item, splits lists per item, resets on replaced text", () => {
     const blocks = new MarkdownBlocks();
     blocks.update("- a\n\n  more a\n- b\n\nnext");
-    expect(blocks.finished).to.deep.equal(["- a\n\n  more a\n- b\n\n"]);
+    expect(blocks.finished).to.deep.equal(["- a\n\n  more a\n", "- b\n\n"]);
     expect(blocks.update("other")).to.equal(true);
     expect(blocks.finished).to.have.length(0);
   });

@@ -159,6 +159,21 @@ export interface PiStrings {
   sessionsDeleteFailed: string;
   justNow: string;
   retry: string;
+  // message actions, markdown and tool views
+  copy: string;
+  copied: string;
+  copyMessage: string;
+  copyCode: string;
+  editMessage: string;
+  editSend: string;
+  editCancel: string;
+  thinkingState: string;
+  loadImage: string;
+  awaitingApproval: string;
+  showAll: string;
+  showLess: string;
+  fileLines: string;
+  diffStats: string;
 }
 
 /** English (the fallback for missing keys and unknown languages). */
@@ -317,6 +332,20 @@ export const en: PiStrings = {
   sessionsDeleteFailed: "Could not delete “{title}”: {error}",
   justNow: "just now",
   retry: "Try again",
+  copy: "Copy",
+  copied: "Copied",
+  copyMessage: "Copy message",
+  copyCode: "Copy code",
+  editMessage: "Edit",
+  editSend: "Send",
+  editCancel: "Cancel",
+  thinkingState: "Thinking…",
+  loadImage: "Load image from {host}",
+  awaitingApproval: "awaiting approval",
+  showAll: "Show all {count} lines",
+  showLess: "Show less",
+  fileLines: "lines {from}–{to}",
+  diffStats: "+{added} −{removed}",
 };
 
 /** Simplified Chinese. */
@@ -474,6 +503,20 @@ export const zhCN: PiStrings = {
   sessionsDeleteFailed: "无法删除“{title}”：{error}",
   justNow: "刚刚",
   retry: "重试",
+  copy: "复制",
+  copied: "已复制",
+  copyMessage: "复制消息",
+  copyCode: "复制代码",
+  editMessage: "编辑",
+  editSend: "发送",
+  editCancel: "取消",
+  thinkingState: "思考中…",
+  loadImage: "加载来自 {host} 的图片",
+  awaitingApproval: "等待批准",
+  showAll: "显示全部 {count} 行",
+  showLess: "收起",
+  fileLines: "第 {from}–{to} 行",
+  diffStats: "+{added} −{removed}",
 };
 
 /** The built-in tables by BCP 47 tag. */

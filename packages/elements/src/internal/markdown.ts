@@ -1,21 +1,28 @@
 /**
- * Markdown to Lit templates, safe by construction: marked's lexer (GFM) turns the source into
- * tokens and each token becomes a Lit template, so every piece of model output reaches the DOM as
- * text or as an attribute value, never as markup. No HTML string is built or parsed, so there is
- * nothing to sanitize. Raw HTML in the source is shown as text, images become links (no remote
- * loads from model output, which could leak data through the URL), links keep only http, https
- * and mailto URLs and open in a new tab without an opener or referrer.
- * Text is split into top-level blocks so a streaming message re-lexes only its unfinished tail.
+ * Markdown to Lit templates, safe by construction: the bounded lexer (see markdown-lexer.ts) turns
+ * the source into tokens and each token becomes a Lit template, so every piece of model output
+ * reaches the DOM as text or as an attribute value, never as markup. No HTML string is built or
+ * parsed, so there is nothing to sanitize. Raw HTML in the source is shown as text, links keep
+ * only http, https and mailto URLs and open in a new tab without an opener or referrer, and
+ * images become placeholders that load nothing by themselves (see remote-images.ts).
  */
 import { html, nothing, type TemplateResult } from "lit";
+import { guard } from "lit/directives/guard.js";
 import { keyed } from "lit/directives/keyed.js";
-import { getDefaults, Lexer, type MarkedOptions, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
+import { en, type PiStrings } from "./i18n.ts";
+import { lexMarkdown } from "./markdown-lexer.ts";
 
 /** URLs kept on links; everything else (javascript:, data:, vbscript:, relative) is dropped. */
 export const SAFE_URL = /^(?:https?:|mailto:)/i;
 
-// Fresh defaults, so a page configuring its own copy of marked globally cannot change ours.
-const OPTIONS: MarkedOptions = { ...getDefaults(), gfm: true };
+/** Options of {@link renderMarkdown}. */
+export interface RenderOptions {
+  /** UI strings (the code blocks' copy buttons). */
+  readonly strings?: PiStrings;
+  /** Complete unfinished syntax at the end (a streamed text; see `loadCompletion`). */
+  readonly completeEnd?: boolean;
+}
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: "&",
@@ -37,7 +44,7 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** The URL of a link or image if it may be followed, else `undefined`. */
+/** The URL of a link if it may be followed, else `undefined`. */
 function safeHref(href: string): string | undefined {
   const url = href.trim();
   return SAFE_URL.test(url) ? url : undefined;
@@ -52,6 +59,10 @@ function inline(token: Token): unknown {
   switch (token.type) {
     case "text":
       return t.tokens ? inlines(t.tokens) : decodeEntities(t.text);
+    case "chunk":
+      // A piece of a long paragraph: Lit skips it once finished, and as a block of its own it is
+      // laid out once (the open piece of a streamed paragraph does not relayout the finished ones).
+      return guard([t.raw], () => html`<span class="piece">${inlines(t.tokens)}</span>`);
     case "escape":
       return t.text;
     case "strong":
@@ -73,11 +84,12 @@ function inline(token: Token): unknown {
       return html`<a href=${href} title=${t.title || nothing} target="_blank" rel="noopener noreferrer nofollow">${inlines(t.tokens)}</a>`;
     }
     case "image": {
-      // Never loaded: shown as a link to the image.
-      const href = safeHref(t.href);
-      const label = t.text || t.href;
-      if (href === undefined) return label;
-      return html`<a href=${href} data-image target="_blank" rel="noopener noreferrer nofollow">${label}</a>`;
+      const href = String(t.href).trim();
+      // An image still being streamed (completed by remend): nothing yet.
+      if (href.startsWith("streamdown:")) return nothing;
+      // Remote images wait for a click (or the host allowlist); anything else is its label.
+      if (!/^https?:/i.test(href)) return t.text || href;
+      return html`<span class="image" part="remote-image" data-src=${href} data-alt=${t.text}></span>`;
     }
     default:
       // Raw HTML (`html`) and anything unknown: the source, as text.
@@ -110,7 +122,19 @@ function tableCell(cell: Tokens.TableCell, header: boolean): TemplateResult {
     : html`<td align=${align}>${content}</td>`;
 }
 
-function block(token: Token): unknown {
+function codeBlock(t: Tokens.Generic, s: PiStrings): unknown {
+  const language = /^[\w+#.-]*/.exec(t.lang ?? "")?.[0].toLowerCase() ?? "";
+  // The highlighter later replaces the children of `code`, so Lit keeps no part inside it
+  // (`.textContent`), and another text gets a fresh element (`keyed`), highlighted anew.
+  return keyed(
+    t.raw,
+    html`<div class="code"><div class="code-head" part="code-header"><span class="lang">${language}</span><button
+      type="button" class="copy" part="copy-button" data-copy="code" aria-label=${s.copyCode} data-done=${s.copied}
+    ><span>${s.copy}</span></button></div><pre part="code-block"><code data-lang=${language || nothing} .textContent=${t.text}></code></pre></div>`,
+  );
+}
+
+function block(token: Token, s: PiStrings): unknown {
   const t = token as Tokens.Generic;
   switch (token.type) {
     case "space":
@@ -124,20 +148,13 @@ function block(token: Token): unknown {
       return inline(token);
     case "heading":
       return heading(t.depth, inlines(t.tokens));
-    case "code": {
-      // The highlighter later replaces the children of `code`, so Lit keeps no part inside it
-      // (`.textContent`), and another text gets a fresh element (`keyed`), highlighted anew.
-      const language = /^[\w+#.-]*/.exec(t.lang ?? "")?.[0].toLowerCase() || nothing;
-      return keyed(
-        t.raw,
-        html`<pre part="code-block"><code data-lang=${language} .textContent=${t.text}></code></pre>`,
-      );
-    }
+    case "code":
+      return codeBlock(t, s);
     case "blockquote":
-      return html`<blockquote>${blocks(t.tokens)}</blockquote>`;
+      return html`<blockquote>${blocks(t.tokens, s)}</blockquote>`;
     case "list": {
       const items = (token as Tokens.List).items.map(
-        (item) => html`<li>${blocks(item.tokens)}</li>`,
+        (item) => html`<li>${blocks(item.tokens, s)}</li>`,
       );
       if (!t.ordered) return html`<ul>${items}</ul>`;
       return html`<ol start=${t.start === 1 || t.start === "" ? nothing : t.start}>${items}</ol>`;
@@ -150,118 +167,53 @@ function block(token: Token): unknown {
     }
     case "hr":
       return html`<hr />`;
+    case "tooDeep":
+      // Nested past the lexer's limit: the rest is shown as its source.
+      return html`<div class="too-deep">${t.raw}</div>`;
     default:
       // Raw HTML (`html`) and anything unknown: the source, as text.
       return html`<p>${t.raw}</p>`;
   }
 }
 
-function blocks(tokens: Token[] | undefined): unknown[] {
-  return tokens?.map(block) ?? [];
+function blocks(tokens: Token[] | undefined, s: PiStrings): unknown[] {
+  return tokens?.map((token) => block(token, s)) ?? [];
 }
 
-/** Renders markdown to a Lit template (no caching; see {@link MarkdownBlocks} for streams). */
-export function renderMarkdown(source: string): unknown {
+/** Renders markdown to a Lit template (no caching; see `MarkdownBlocks` for streams). */
+export function renderMarkdown(source: string, options: RenderOptions = {}): unknown {
+  const s = options.strings ?? en;
   try {
-    return blocks(Lexer.lex(source, OPTIONS));
+    return blocks(lexMarkdown(source, options.completeEnd), s);
   } catch {
-    return html`<p>${source}</p>`;
+    // The lexer is bounded, so this is a bug in marked: show the text rather than nothing.
+    return html`<p class="too-deep">${source}</p>`;
   }
 }
 
-// Finished blocks recur when windowing re-creates message views; keep their templates a while.
+// Finished blocks recur when windowing re-creates message views; keep their templates a while,
+// per set of strings (a language switch renders anew).
 const CACHE_LIMIT = 600;
-const blockCache = new Map<string, unknown>();
+const blockCaches = new WeakMap<PiStrings, Map<string, unknown>>();
 
 /** Renders one finished block, memoised by source text (bounded, least recently used evicted). */
-export function renderBlock(source: string): unknown {
-  const hit = blockCache.get(source);
+export function renderBlock(source: string, strings: PiStrings = en): unknown {
+  let cache = blockCaches.get(strings);
+  if (cache === undefined) {
+    cache = new Map();
+    blockCaches.set(strings, cache);
+  }
+  const hit = cache.get(source);
   if (hit !== undefined) {
-    blockCache.delete(source);
-    blockCache.set(source, hit);
+    cache.delete(source);
+    cache.set(source, hit);
     return hit;
   }
-  const rendered = renderMarkdown(source);
-  blockCache.set(source, rendered);
-  if (blockCache.size > CACHE_LIMIT) {
-    const oldest = blockCache.keys().next().value;
-    if (oldest !== undefined) blockCache.delete(oldest);
+  const rendered = renderMarkdown(source, { strings });
+  cache.set(source, rendered);
+  if (cache.size > CACHE_LIMIT) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
   }
   return rendered;
-}
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/**
- * Splits a growing markdown text into finished top-level blocks and an unfinished tail. A block
- * ends at a blank line outside a code fence that is followed by an unindented line (so loose list
- * items and indented code stay together). When the text only grew, scanning resumes at the tail:
- * each delta costs O(tail), never O(message) or O(history).
- */
-export class MarkdownBlocks {
-  /** Sources of the finished blocks, in order. */
-  readonly finished: string[] = [];
-  #text = "";
-  #tailStart = 0;
-
-  /** The unfinished tail (everything after the last finished block). */
-  get tail(): string {
-    return this.#text.slice(this.#tailStart);
-  }
-
-  /** Feeds the whole current text; returns true when finished blocks were reset (text was replaced). */
-  update(text: string): boolean {
-    let reset = false;
-    if (!text.startsWith(this.#text)) {
-      this.finished.length = 0;
-      this.#tailStart = 0;
-      reset = true;
-    }
-    this.#text = text;
-    this.#scan();
-    return reset;
-  }
-
-  #scan(): void {
-    const text = this.#text;
-    let lineStart = this.#tailStart;
-    let fence: string | undefined;
-    let sawBlank = false;
-    let blockStart = this.#tailStart;
-    while (lineStart < text.length) {
-      const newline = text.indexOf("\n", lineStart);
-      const line = text.slice(lineStart, newline === -1 ? undefined : newline);
-      // The last line may still be growing: it can only start a block, never open a fence.
-      if (newline === -1) {
-        if (fence === undefined && sawBlank && /^\S/.test(line) && lineStart > blockStart) {
-          this.finished.push(text.slice(blockStart, lineStart));
-          this.#tailStart = lineStart;
-        }
-        break;
-      }
-      if (fence !== undefined) {
-        const close = FENCE.exec(line);
-        const marker = close?.[1];
-        if (
-          marker !== undefined &&
-          marker[0] === fence[0] &&
-          marker.length >= fence.length &&
-          line.trim() === marker
-        )
-          fence = undefined;
-      } else if (line.trim() === "") {
-        sawBlank = true;
-      } else {
-        if (sawBlank && !/^\s/.test(line) && lineStart > blockStart) {
-          this.finished.push(text.slice(blockStart, lineStart));
-          blockStart = lineStart;
-          this.#tailStart = lineStart;
-        }
-        sawBlank = false;
-        const open = FENCE.exec(line);
-        if (open?.[1] !== undefined) fence = open[1];
-      }
-      lineStart = newline + 1;
-    }
-  }
 }

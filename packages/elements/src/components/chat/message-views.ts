@@ -54,7 +54,7 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
       switch (block.type) {
         case "text":
           return block.text
-            ? html`<pi-markdown part="text" exportparts="code-block" .text=${block.text} ?streaming=${live}></pi-markdown>`
+            ? html`<pi-markdown part="text" exportparts="code-block, code-header, copy-button, remote-image" .text=${block.text} .strings=${s} ?streaming=${live}></pi-markdown>`
             : nothing;
         case "thinking":
           return thinkingView(block.thinking, block.redacted === true, live, s);
@@ -175,17 +175,17 @@ export function messageView(message: AgentMessage, c: ViewContext): unknown {
     case "compactionSummary":
       return collapsible(
         format(s.compaction, { tokens: formatTokens(message.tokensBefore) }),
-        html`<pi-markdown .text=${message.summary}></pi-markdown>`,
+        html`<pi-markdown .text=${message.summary} .strings=${s}></pi-markdown>`,
       );
     case "branchSummary":
       return collapsible(
         s.branchSummary,
-        html`<pi-markdown .text=${message.summary}></pi-markdown>`,
+        html`<pi-markdown .text=${message.summary} .strings=${s}></pi-markdown>`,
       );
     case "custom":
       return message.display
         ? html`<div part="notice" class="notice"><div class="muted mono">${message.customType}</div>
-            <pi-markdown .text=${textOf(message.content)}></pi-markdown>${images(message.content, s)}</div>`
+            <pi-markdown .text=${textOf(message.content)} .strings=${s}></pi-markdown>${images(message.content, s)}</div>`
         : nothing;
     default:
       return html`<div part="notice" class="notice muted">${format(s.unknownMessage, { role })}</div>`;

@@ -44,13 +44,89 @@ export const markdownContentStyles = css`
     border-radius: 0.25em;
     padding: 0.1em 0.3em;
   }
-  .md pre {
-    background: var(--_color-code-bg);
+  /* A list split into one block per item (for streaming) reads as one list. */
+  .md > .list > :is(ul, ol) {
+    margin-bottom: 0;
+  }
+  .md > .list + .block:not(.list) {
+    margin-top: 0.7em;
+  }
+  .md .code {
     border: 1px solid var(--_color-border);
     border-radius: var(--_radius);
+    margin: 0 0 0.7em;
+    overflow: hidden;
+  }
+  .md .code-head {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5em;
+    padding: 0.15em 0.3em 0.15em 0.9em;
+    border-bottom: 1px solid var(--_color-border);
+    background: var(--_color-surface);
+    color: var(--_color-muted);
+    font-size: 0.8em;
+  }
+  .md .lang {
+    font-family: var(--_font-mono);
+  }
+  button.copy {
+    border-color: transparent;
+    background: none;
+    padding: 0.1em 0.5em;
+    font-size: 0.95em;
+  }
+  button[data-copied] > span {
+    display: none;
+  }
+  button[data-copied]::after {
+    content: attr(data-done);
+    color: var(--_color-success);
+  }
+  .md pre {
+    background: var(--_color-code-bg);
     padding: 0.7em 0.9em;
     overflow-x: auto;
     line-height: 1.45;
+    /* A growing block reflows on its own. */
+    contain: content;
+  }
+  .md .code pre {
+    margin: 0;
+  }
+  .md .piece {
+    display: block;
+  }
+  .md .piece + .piece {
+    margin-top: 0.7em;
+  }
+  .md .too-deep {
+    white-space: pre-wrap;
+    color: var(--_color-muted);
+  }
+  .md .image {
+    display: inline-flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.3em;
+    max-width: 100%;
+  }
+  .md .image[data-state="blocked"] {
+    border: 1px dashed var(--_color-border);
+    border-radius: var(--_radius);
+    padding: 0.2em 0.4em;
+    color: var(--_color-muted);
+    font-size: 0.9em;
+  }
+  .md .image img {
+    max-width: 100%;
+    border-radius: calc(var(--_radius) * 0.5);
+  }
+  .md .load-image {
+    font-size: 0.95em;
+    padding: 0.1em 0.5em;
+    overflow-wrap: anywhere;
   }
   .md pre code {
     background: none;

@@ -1,22 +1,49 @@
 import { html, LitElement, type PropertyValues } from "lit";
 import { guard } from "lit/directives/guard.js";
-import { repeat } from "lit/directives/repeat.js";
+import { copyFromButton } from "../../internal/copy.ts";
 import { highlight, highlightedNodes } from "../../internal/highlight.ts";
-import { MarkdownBlocks, renderBlock, renderMarkdown } from "../../internal/markdown.ts";
+import { en, type PiStrings } from "../../internal/i18n.ts";
+import { renderBlock, renderMarkdown } from "../../internal/markdown.ts";
+import { MarkdownBlocks, startsList } from "../../internal/markdown-blocks.ts";
+import { loadCompletion } from "../../internal/markdown-lexer.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { markdownContentStyles } from "./pi-markdown.styles.ts";
 
+// Finished blocks are rendered in groups of this many.
+const GROUP = 16;
+
+function blockClass(source: string): string {
+  return startsList(source) ? "block list" : "block";
+}
+
+function highlightCode(block: HTMLElement): void {
+  for (const code of block.querySelectorAll<HTMLElement>("code[data-lang]:not([data-hl])")) {
+    code.dataset.hl = "";
+    const source = code.textContent ?? "";
+    void highlight(source, code.dataset.lang ?? "").then((tokens) => {
+      if (tokens !== undefined && code.isConnected && code.textContent === source)
+        code.replaceChildren(...highlightedNodes(tokens));
+    });
+  }
+}
+
 /**
  * Renders markdown safely (straight to DOM nodes: raw HTML shows as text, script URLs are removed,
  * links open in a new tab without an opener) and incrementally: while `streaming`, finished blocks
- * are parsed once and only the unfinished tail is parsed again on each change. Finished code
- * blocks are highlighted lazily.
+ * (and finished pieces of a long paragraph) are parsed once and only the open end is parsed again
+ * on each change, with its unfinished syntax completed. No input makes it throw: nesting past a
+ * sane depth is shown as text. Finished code blocks are highlighted lazily and get a language
+ * label and a copy button. Remote images load only when clicked, or at once from `image-hosts`.
  *
  * @tagname pi-markdown
  * @summary Safe, incremental markdown.
+ * @event pi-copy - Before a code block is copied; cancel it to copy yourself. {@link PiCopyEvent}
  * @csspart content - The wrapper of the rendered blocks.
  * @csspart code-block - Each fenced code block (`pre`).
+ * @csspart code-header - The bar above a code block: language label and copy button.
+ * @csspart copy-button - A code block's copy button.
+ * @csspart remote-image - An image of the text: a click-to-load placeholder, then the image.
  * @cssproperty [--pi-color-code-bg=#f4f5f7] - Background of code.
  */
 export class PiMarkdown extends LitElement {
@@ -24,55 +51,115 @@ export class PiMarkdown extends LitElement {
   static override properties = {
     text: { type: String },
     streaming: { type: Boolean, reflect: true },
+    strings: { attribute: false },
+    imageHosts: {
+      attribute: "image-hosts",
+      converter: {
+        fromAttribute: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean) ?? [],
+        toAttribute: (value: readonly string[]) => value.join(" "),
+      },
+    },
   };
 
   /** The markdown source. */
   declare text: string;
   /** True while the text is still growing: the last block is treated as unfinished. */
   declare streaming: boolean;
+  /** UI strings (copy buttons, image placeholders). */
+  declare strings: PiStrings;
+  /**
+   * Hosts whose images load without a click (`images.example.com`, or `*.example.com` for its
+   * subdomains); attribute: space-separated. Empty by default: every remote image waits for a click.
+   */
+  declare imageHosts: readonly string[];
 
   readonly #blocks = new MarkdownBlocks();
+  /** The finished blocks in groups of {@link GROUP} (all full but the last). */
+  readonly #groups: string[][] = [];
+  /** Blocks of the content whose images and code were already looked at. */
+  #seen = 0;
 
   constructor() {
     super();
     this.text = "";
     this.streaming = false;
+    this.strings = en;
+    this.imageHosts = [];
+    this.addEventListener("click", this.#onClick);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has("text")) this.#blocks.update(this.text);
+    if (changed.has("text")) this.#group(this.#blocks.update(this.text));
+    if (changed.has("imageHosts") || changed.has("strings")) this.#seen = 0;
+    if (this.streaming) void loadCompletion();
   }
 
   protected override render(): unknown {
-    const blocks = this.#blocks;
-    const tail = blocks.tail;
-    return html`<div class="md" part="content">${repeat(
-      blocks.finished,
-      (_, index) => index,
-      (source) =>
-        html`<div class="block" data-done>${guard([source], () => renderBlock(source))}</div>`,
+    const tail = this.#blocks.tail;
+    const s = this.strings;
+    // The tail keeps its element when streaming ends, so nothing is rebuilt at the end.
+    return html`<div class="md" part="content">${this.#groups.map((group) =>
+      // A full group never changes again: Lit skips it without looking at its blocks.
+      guard([group, s], () =>
+        group.map(
+          (source) =>
+            html`<div class=${blockClass(source)} data-done>${guard([source, s], () => renderBlock(source, s))}</div>`,
+        ),
+      ),
     )}${
       tail.trim() === ""
         ? null
-        : this.streaming
-          ? html`<div class="block">${renderMarkdown(tail)}</div>`
-          : html`<div class="block" data-done>${guard([tail], () => renderBlock(tail))}</div>`
+        : html`<div class=${blockClass(tail)} ?data-done=${!this.streaming}>${
+            this.streaming
+              ? renderMarkdown(tail, { strings: s, completeEnd: true })
+              : guard([tail, s], () => renderBlock(tail, s))
+          }</div>`
     }</div>`;
   }
 
   protected override updated(): void {
-    const codes = this.renderRoot.querySelectorAll<HTMLElement>(
-      ".block[data-done] code[data-lang]:not([data-hl])",
-    );
-    for (const code of codes) {
-      code.dataset.hl = "";
-      const source = code.textContent ?? "";
-      void highlight(source, code.dataset.lang ?? "").then((tokens) => {
-        if (tokens !== undefined && code.isConnected && code.textContent === source)
-          code.replaceChildren(...highlightedNodes(tokens));
-      });
+    // Only blocks added since the last update (and the tail, which changes) need a look.
+    const blocks = this.renderRoot.querySelector(".md")?.children ?? [];
+    const finished = this.#blocks.finished.length;
+    for (let i = Math.min(this.#seen, finished); i < blocks.length; i++) {
+      const block = blocks[i] as HTMLElement;
+      if (block.querySelector("[data-src]") !== null) {
+        // Loaded on the first image: most messages have none.
+        const { imageHosts, strings } = this;
+        void import("../../internal/remote-images.ts").then(({ fillImages }) =>
+          fillImages(block, imageHosts, strings),
+        );
+      }
+      if (block.dataset.done !== undefined) highlightCode(block);
+    }
+    this.#seen = finished;
+  }
+
+  #group(reset: boolean): void {
+    const groups = this.#groups;
+    if (reset) {
+      groups.length = 0;
+      this.#seen = 0;
+    }
+    const finished = this.#blocks.finished;
+    let count = (groups.length - 1) * GROUP + (groups.at(-1)?.length ?? GROUP);
+    for (; count < finished.length; count++) {
+      const last = groups.at(-1);
+      // A new array for a changed group, so its guard sees the change.
+      if (last === undefined || last.length === GROUP) groups.push([finished[count] as string]);
+      else groups[groups.length - 1] = [...last, finished[count] as string];
     }
   }
+
+  #onClick = (event: Event): void => {
+    const button = event
+      .composedPath()
+      .find(
+        (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.copy === "code",
+      );
+    const code = button?.closest(".code")?.querySelector("code");
+    if (button !== undefined && code) void copyFromButton(button, code.textContent ?? "", "code");
+  };
 }
 
 declare global {

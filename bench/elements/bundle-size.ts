@@ -1,0 +1,47 @@
+/**
+ * Gzipped size of a page entry: esbuild, minified, as a page's bundler would build it, gzipped
+ * with node:zlib. Counts what loads initially (the entry chunk and its static imports); lazily
+ * loaded code (highlighter and grammars, diff, ANSI, completion of streamed markdown) apart.
+ */
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+/** The budget of the chat page's initial chunks, in KiB gzipped (issue 12). */
+export const CHAT_PAGE_BUDGET_KIB = 64;
+
+/** Gzipped KiB of the initial chunks and of the lazy ones for one page entry of this folder. */
+export async function measureBundle(page: string): Promise<{ initial: number; lazy: number }> {
+  const entryPoint = new URL(page, import.meta.url).pathname;
+  const result = await build({
+    entryPoints: [entryPoint],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    splitting: true,
+    outdir: `/tmp/pi-elements-bundle/${page.replace(/^\.\/|\.ts$/g, "")}`,
+    metafile: true,
+    conditions: ["@pi-kit/source", "production", "browser"],
+    logLevel: "error",
+  });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((f) => outputs[f]?.entryPoint?.endsWith(page.slice(2)));
+  if (entry === undefined) throw new Error(`no entry chunk for ${page}`);
+  const initial = new Set<string>();
+  const visit = (file: string): void => {
+    if (initial.has(file)) return;
+    initial.add(file);
+    for (const imp of outputs[file]?.imports ?? [])
+      if (imp.kind === "import-statement") visit(imp.path);
+  };
+  visit(entry);
+  const gz = (files: Iterable<string>): number => {
+    let total = 0;
+    for (const file of files) total += gzipSync(readFileSync(file), { level: 9 }).length;
+    return total / 1024;
+  };
+  const lazy = Object.keys(outputs).filter((f) => f.endsWith(".js") && !initial.has(f));
+  return { initial: gz(initial), lazy: gz(lazy) };
+}

@@ -1,0 +1,16 @@
+// The chat page's bundle budget (issue 12), run by `npm test` with node:test: <pi-chat> with the
+// WebSocket transport must load at most 64 KiB gzipped before anything lazy.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CHAT_PAGE_BUDGET_KIB, measureBundle } from "../../../bench/elements/bundle-size.ts";
+
+test(`the chat page's initial chunks stay within ${CHAT_PAGE_BUDGET_KIB} KiB gzipped`, async () => {
+  const { initial, lazy } = await measureBundle("./bundle-page.ts");
+  console.log(
+    `chat page: ${initial.toFixed(2)} KiB gzipped initially, ${lazy.toFixed(1)} KiB lazy`,
+  );
+  assert.ok(
+    initial <= CHAT_PAGE_BUDGET_KIB,
+    `${initial.toFixed(2)} KiB > ${CHAT_PAGE_BUDGET_KIB} KiB`,
+  );
+});
