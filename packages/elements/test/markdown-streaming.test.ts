@@ -184,9 +184,8 @@ describe("<pi-markdown> code blocks", () => {
     const button = heads[0]?.querySelector("button") as HTMLButtonElement;
     expect(button.getAttribute("aria-label")).to.equal("Copy code");
     button.click();
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => (button.dataset.copied === "" ? button : null));
     expect(copies.map((e) => [e.text, e.kind])).to.deep.equal([["const a = 1;", "code"]]);
-    expect(button.dataset.copied).to.equal("");
     await expect(el).to.be.accessible();
   });
 
@@ -199,8 +198,9 @@ describe("<pi-markdown> code blocks", () => {
       value: { writeText: async (text: string) => void written.push(text) },
     });
     try {
-      (root(el).querySelector("button.copy") as HTMLButtonElement).click();
-      await new Promise((r) => setTimeout(r, 0));
+      const button = root(el).querySelector("button.copy") as HTMLButtonElement;
+      button.click();
+      await until(() => (button.dataset.copied === "" ? button : null));
     } finally {
       if (original) Object.defineProperty(navigator, "clipboard", original);
       else delete (navigator as { clipboard?: unknown }).clipboard;

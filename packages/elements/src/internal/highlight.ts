@@ -1,7 +1,8 @@
 /**
- * Code highlighting with @speed-highlight/core, loaded lazily (it and its grammars stay out of
- * the initial bundle). Only finished code blocks are highlighted, once each; results are memoised.
- * The highlighter gives tokens, never HTML: they become text in spans (see {@link highlightedNodes}).
+ * Code highlighting with @speed-highlight/core. This module is itself loaded lazily (import it
+ * with `import()`), so neither it nor the grammars are in the initial bundle. Only finished code
+ * blocks are highlighted, once each; results are memoised. The highlighter gives tokens, never
+ * HTML: they become text in spans (see {@link highlightedNodes}).
  */
 
 const ALIASES: Record<string, string> = {
@@ -77,5 +78,19 @@ export function highlightedNodes(tokens: readonly CodeToken[]): Node[] {
     span.className = `shj-syn-${type}`;
     span.textContent = text;
     return span;
+  });
+}
+
+/**
+ * Highlights a `code` element in place: its text, in the grammar of its `data-lang`. Marks it
+ * `data-hl` so it is done once; skips it if its text changed meanwhile.
+ */
+export function highlightElement(code: HTMLElement): void {
+  if (code.dataset.hl !== undefined) return;
+  code.dataset.hl = "";
+  const source = code.textContent ?? "";
+  void highlight(source, code.dataset.lang ?? "").then((tokens) => {
+    if (tokens !== undefined && code.isConnected && code.textContent === source)
+      code.replaceChildren(...highlightedNodes(tokens));
   });
 }

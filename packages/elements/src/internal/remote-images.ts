@@ -4,7 +4,45 @@
  * renders an empty placeholder per image (`span[data-src]`); {@link fillImages} turns it into the
  * image for hosts on the allowlist and into a click-to-load button for every other host.
  */
-import { format, type PiStrings } from "./i18n.ts";
+
+// Loaded with this module (the first image), into the shadow root that shows the image.
+let sheet: CSSStyleSheet | undefined;
+const IMAGE_STYLES = `
+  .image {
+    display: inline-flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.3em;
+    max-width: 100%;
+  }
+  .image[data-state="blocked"] {
+    border: 1px dashed var(--_color-border);
+    border-radius: var(--_radius);
+    padding: 0.2em 0.4em;
+    color: var(--_color-muted);
+    font-size: 0.9em;
+  }
+  .image img {
+    max-width: 100%;
+    border-radius: calc(var(--_radius) * 0.5);
+  }
+  .load-image {
+    font-size: 0.95em;
+    padding: 0.1em 0.5em;
+    overflow-wrap: anywhere;
+  }
+`;
+
+function adoptStyles(node: Node): void {
+  const root = node.getRootNode();
+  if (!(root instanceof ShadowRoot)) return;
+  if (sheet === undefined) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(IMAGE_STYLES);
+  }
+  if (!root.adoptedStyleSheets.includes(sheet))
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
 
 /** The host of an http(s) URL, or `undefined` for anything else. */
 export function imageHost(url: string): string | undefined {
@@ -42,10 +80,15 @@ function showImage(slot: HTMLElement, src: string, alt: string): void {
 
 /**
  * Fills the image placeholders under `root`: the image itself for allowed hosts, else a button
- * that loads it on click. Run again after the allowlist or the language changed: blocked images
+ * that loads it on click, labelled `label(host)`. Run again after the allowlist or the language changed: blocked images
  * of newly allowed hosts load, and buttons are relabelled.
  */
-export function fillImages(root: ParentNode, allowlist: readonly string[], s: PiStrings): void {
+export function fillImages(
+  root: ParentNode,
+  allowlist: readonly string[],
+  label: (host: string) => string,
+): void {
+  adoptStyles(root);
   for (const slot of root.querySelectorAll<HTMLElement>("[data-src]")) {
     if (slot.dataset.state === "loaded") continue;
     const src = slot.dataset.src ?? "";
@@ -55,23 +98,23 @@ export function fillImages(root: ParentNode, allowlist: readonly string[], s: Pi
       showImage(slot, src, alt);
       continue;
     }
-    const label = format(s.loadImage, { host });
+    const text = label(host);
     const shown = slot.querySelector("button");
     if (slot.dataset.state === "blocked" && shown !== null) {
       // Only the language may have changed.
-      shown.textContent = label;
+      shown.textContent = text;
       continue;
     }
     slot.dataset.state = "blocked";
     const button = document.createElement("button");
     button.type = "button";
     button.className = "load-image";
-    button.textContent = label;
+    button.textContent = text;
     button.title = src;
     button.addEventListener("click", () => showImage(slot, src, alt), { once: true });
-    const text = document.createElement("span");
-    text.className = "alt";
-    text.textContent = alt;
-    slot.replaceChildren(...(alt ? [text, " "] : []), button);
+    const caption = document.createElement("span");
+    caption.className = "alt";
+    caption.textContent = alt;
+    slot.replaceChildren(...(alt ? [caption, " "] : []), button);
   }
 }

@@ -105,29 +105,6 @@ export const markdownContentStyles = css`
     white-space: pre-wrap;
     color: var(--_color-muted);
   }
-  .md .image {
-    display: inline-flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: 0.3em;
-    max-width: 100%;
-  }
-  .md .image[data-state="blocked"] {
-    border: 1px dashed var(--_color-border);
-    border-radius: var(--_radius);
-    padding: 0.2em 0.4em;
-    color: var(--_color-muted);
-    font-size: 0.9em;
-  }
-  .md .image img {
-    max-width: 100%;
-    border-radius: calc(var(--_radius) * 0.5);
-  }
-  .md .load-image {
-    font-size: 0.95em;
-    padding: 0.1em 0.5em;
-    overflow-wrap: anywhere;
-  }
   .md pre code {
     background: none;
     padding: 0;

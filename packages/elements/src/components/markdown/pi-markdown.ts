@@ -1,8 +1,6 @@
 import { html, LitElement, type PropertyValues } from "lit";
 import { guard } from "lit/directives/guard.js";
-import { copyFromButton } from "../../internal/copy.ts";
-import { highlight, highlightedNodes } from "../../internal/highlight.ts";
-import { en, type PiStrings } from "../../internal/i18n.ts";
+import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import { renderBlock, renderMarkdown } from "../../internal/markdown.ts";
 import { MarkdownBlocks, startsList } from "../../internal/markdown-blocks.ts";
 import { loadCompletion } from "../../internal/markdown-lexer.ts";
@@ -18,14 +16,12 @@ function blockClass(source: string): string {
 }
 
 function highlightCode(block: HTMLElement): void {
-  for (const code of block.querySelectorAll<HTMLElement>("code[data-lang]:not([data-hl])")) {
-    code.dataset.hl = "";
-    const source = code.textContent ?? "";
-    void highlight(source, code.dataset.lang ?? "").then((tokens) => {
-      if (tokens !== undefined && code.isConnected && code.textContent === source)
-        code.replaceChildren(...highlightedNodes(tokens));
-    });
-  }
+  const codes = block.querySelectorAll<HTMLElement>("code[data-lang]:not([data-hl])");
+  // The highlighter loads with the first code block.
+  if (codes.length > 0)
+    void import("../../internal/highlight.ts").then(({ highlightElement }) =>
+      codes.forEach(highlightElement),
+    );
 }
 
 /**
@@ -127,7 +123,7 @@ export class PiMarkdown extends LitElement {
         // Loaded on the first image: most messages have none.
         const { imageHosts, strings } = this;
         void import("../../internal/remote-images.ts").then(({ fillImages }) =>
-          fillImages(block, imageHosts, strings),
+          fillImages(block, imageHosts, (host) => format(strings.loadImage, { host })),
         );
       }
       if (block.dataset.done !== undefined) highlightCode(block);
@@ -158,7 +154,10 @@ export class PiMarkdown extends LitElement {
         (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.copy === "code",
       );
     const code = button?.closest(".code")?.querySelector("code");
-    if (button !== undefined && code) void copyFromButton(button, code.textContent ?? "", "code");
+    if (button !== undefined && code)
+      void import("../../internal/copy.ts").then(({ copyFromButton }) =>
+        copyFromButton(button, code.textContent ?? "", "code"),
+      );
   };
 }
 
