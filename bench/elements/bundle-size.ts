@@ -1,7 +1,8 @@
 /**
  * Gzipped size of a page entry: esbuild, minified, as a page's bundler would build it, gzipped
  * with node:zlib. Counts what loads initially (the entry chunk and its static imports); lazily
- * loaded code (highlighter and grammars, diff, ANSI, completion of streamed markdown) apart.
+ * loaded code apart: the markdown parser (fetched as soon as a chat connects), and what loads
+ * when first needed (highlighter and grammars, diff, ANSI, completion of streamed markdown).
  */
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -10,8 +11,18 @@ import { build } from "esbuild";
 /** The budget of the chat page's initial chunks, in KiB gzipped (issue 12). */
 export const CHAT_PAGE_BUDGET_KIB = 64;
 
-/** Gzipped KiB of the initial chunks and of the lazy ones for one page entry of this folder. */
-export async function measureBundle(page: string): Promise<{ initial: number; lazy: number }> {
+/** Gzipped KiB of one page entry's chunks. */
+export interface BundleSize {
+  /** What loads first: the entry chunk and its static imports. */
+  readonly initial: number;
+  /** The markdown parser, fetched right after (while the client connects). */
+  readonly parser: number;
+  /** Everything loaded lazily, the parser included. */
+  readonly lazy: number;
+}
+
+/** Gzipped KiB of the initial chunks, the markdown parser and all lazy chunks of a page of this folder. */
+export async function measureBundle(page: string): Promise<BundleSize> {
   const entryPoint = new URL(page, import.meta.url).pathname;
   const result = await build({
     entryPoints: [entryPoint],
@@ -29,19 +40,27 @@ export async function measureBundle(page: string): Promise<{ initial: number; la
   const outputs = result.metafile.outputs;
   const entry = Object.keys(outputs).find((f) => outputs[f]?.entryPoint?.endsWith(page.slice(2)));
   if (entry === undefined) throw new Error(`no entry chunk for ${page}`);
-  const initial = new Set<string>();
-  const visit = (file: string): void => {
-    if (initial.has(file)) return;
-    initial.add(file);
-    for (const imp of outputs[file]?.imports ?? [])
-      if (imp.kind === "import-statement") visit(imp.path);
+  const closure = (start: string, skip: ReadonlySet<string> = new Set()): Set<string> => {
+    const files = new Set<string>();
+    const visit = (file: string): void => {
+      if (files.has(file) || skip.has(file)) return;
+      files.add(file);
+      for (const imp of outputs[file]?.imports ?? [])
+        if (imp.kind === "import-statement") visit(imp.path);
+    };
+    visit(start);
+    return files;
   };
-  visit(entry);
+  const initial = closure(entry);
+  const lexer = Object.keys(outputs).find((f) =>
+    outputs[f]?.entryPoint?.endsWith("internal/markdown-lexer.ts"),
+  );
+  const parser = lexer === undefined ? new Set<string>() : closure(lexer, initial);
   const gz = (files: Iterable<string>): number => {
     let total = 0;
     for (const file of files) total += gzipSync(readFileSync(file), { level: 9 }).length;
     return total / 1024;
   };
   const lazy = Object.keys(outputs).filter((f) => f.endsWith(".js") && !initial.has(f));
-  return { initial: gz(initial), lazy: gz(lazy) };
+  return { initial: gz(initial), parser: gz(parser), lazy: gz(lazy) };
 }

@@ -77,7 +77,7 @@ export { moveIndex, Typeahead } from "./internal/list-navigation.ts";
 export { LocaleController, type LocaleHost } from "./internal/locale-controller.ts";
 export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown.ts";
 export { MarkdownBlocks } from "./internal/markdown-blocks.ts";
-export { loadCompletion, MAX_DEPTH } from "./internal/markdown-lexer.ts";
+export { loadCompletion, loadMarkdown } from "./internal/markdown-loader.ts";
 export { RafCoalescer } from "./internal/raf-coalescer.ts";
 export type {
   MessageRenderContext,

@@ -5,7 +5,8 @@ import {
   staircaseList,
 } from "../../../bench/elements/markdown-inputs.ts";
 import "../src/define.ts";
-import { MAX_DEPTH, type PiMarkdown } from "../src/index.ts";
+import { loadMarkdown, type PiMarkdown } from "../src/index.ts";
+import { MAX_DEPTH } from "../src/internal/markdown-lexer.ts";
 
 // Long inputs: none may throw, hang (the test timeout bounds them) or lose its text.
 
@@ -43,6 +44,7 @@ function depth(el: PiMarkdown, selector: string): number {
 
 describe("long and hostile markdown", function () {
   this.timeout(60_000);
+  before(() => loadMarkdown());
 
   it('nests 2000 quotes only so deep; the rest is text ("> ".repeat(2000) + "x")', async () => {
     const el = await render(`${"> ".repeat(2000)}x`);

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import "../src/define.ts";
 import {
   loadCompletion,
+  loadMarkdown,
   MarkdownBlocks,
   type PiCopyEvent,
   type PiMarkdown,
@@ -10,6 +11,8 @@ import {
 } from "../src/index.ts";
 import { HARD, inlineChunks, SOFT } from "../src/internal/inline-chunks.ts";
 import { hostAllowed } from "../src/internal/remote-images.ts";
+
+before(() => loadMarkdown());
 
 const sentence = (i: number): string => `Sentence number ${i} says something about streams. `;
 const prose = (size: number): string => {

@@ -1,7 +1,10 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { render } from "lit";
 import "../src/define.ts";
-import { MarkdownBlocks, type PiMarkdown, renderMarkdown } from "../src/index.ts";
+import { loadMarkdown, MarkdownBlocks, type PiMarkdown, renderMarkdown } from "../src/index.ts";
+
+// The parser loads lazily; these tests look at parsed output from the start.
+before(() => loadMarkdown());
 
 /** Renders markdown into a detached element, as <pi-markdown> does. */
 function renderToDom(source: string): HTMLElement {

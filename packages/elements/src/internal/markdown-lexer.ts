@@ -72,10 +72,7 @@ type Complete = (text: string) => string;
 let complete: Complete | undefined;
 let loading: Promise<Complete | undefined> | undefined;
 
-/**
- * Loads the completion of unfinished syntax (remend) once; resolves when it can be used (or
- * failed to load, in which case streamed text is shown as it is).
- */
+/** Loads the completion of unfinished syntax (remend) once; see markdown-loader.ts. */
 export function loadCompletion(): Promise<unknown> {
   loading ??= import("remend")
     .then(({ default: remend }) => {

@@ -1,5 +1,6 @@
 /**
- * Markdown to Lit templates, safe by construction: the bounded lexer (see markdown-lexer.ts) turns
+ * Markdown to Lit templates, safe by construction: the bounded lexer (markdown-lexer.ts, loaded
+ * lazily by markdown-loader.ts) turns
  * the source into tokens and each token becomes a Lit template, so every piece of model output
  * reaches the DOM as text or as an attribute value, never as markup. No HTML string is built or
  * parsed, so there is nothing to sanitize. Raw HTML in the source is shown as text, links keep
@@ -11,7 +12,7 @@ import { guard } from "lit/directives/guard.js";
 import { keyed } from "lit/directives/keyed.js";
 import type { Token, Tokens } from "marked";
 import { en, type PiStrings } from "./i18n.ts";
-import { lexMarkdown } from "./markdown-lexer.ts";
+import { markdownLexer } from "./markdown-loader.ts";
 
 /** URLs kept on links; everything else (javascript:, data:, vbscript:, relative) is dropped. */
 export const SAFE_URL = /^(?:https?:|mailto:)/i;
@@ -180,11 +181,16 @@ function blocks(tokens: Token[] | undefined, s: PiStrings): unknown[] {
   return tokens?.map((token) => block(token, s)) ?? [];
 }
 
-/** Renders markdown to a Lit template (no caching; see `MarkdownBlocks` for streams). */
+/**
+ * Renders markdown to a Lit template (no caching; see `MarkdownBlocks` for streams). Until the
+ * parser has loaded (`loadMarkdown()`, which this starts), the source is shown as plain text.
+ */
 export function renderMarkdown(source: string, options: RenderOptions = {}): unknown {
   const s = options.strings ?? en;
+  const lex = markdownLexer();
+  if (lex === undefined) return html`<p class="source">${source}</p>`;
   try {
-    return blocks(lexMarkdown(source, options.completeEnd), s);
+    return blocks(lex(source, options.completeEnd), s);
   } catch {
     // The lexer is bounded, so this is a bug in marked: show the text rather than nothing.
     return html`<p class="too-deep">${source}</p>`;
@@ -196,8 +202,12 @@ export function renderMarkdown(source: string, options: RenderOptions = {}): unk
 const CACHE_LIMIT = 600;
 const blockCaches = new WeakMap<PiStrings, Map<string, unknown>>();
 
-/** Renders one finished block, memoised by source text (bounded, least recently used evicted). */
+/**
+ * Renders one finished block, memoised by source text (bounded, least recently used evicted) once
+ * the parser has loaded.
+ */
 export function renderBlock(source: string, strings: PiStrings = en): unknown {
+  if (markdownLexer() === undefined) return renderMarkdown(source, { strings });
   let cache = blockCaches.get(strings);
   if (cache === undefined) {
     cache = new Map();

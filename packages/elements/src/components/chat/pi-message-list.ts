@@ -3,6 +3,7 @@ import type { AgentMessage } from "@pi-kit/protocol";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
+import { loadMarkdown } from "../../internal/markdown-loader.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -70,6 +71,12 @@ export class PiMessageList extends LitElement {
     this.pageSize = 60;
     this.follow = true;
     this.start = 0;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Fetch the markdown parser while the client connects, before the first message needs it.
+    loadMarkdown().catch(() => undefined);
   }
 
   /** Reveals up to one more page of earlier messages, keeping the visible ones in place. */

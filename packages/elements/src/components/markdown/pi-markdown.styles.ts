@@ -101,6 +101,9 @@ export const markdownContentStyles = css`
   .md .piece + .piece {
     margin-top: 0.7em;
   }
+  .md .source {
+    white-space: pre-wrap;
+  }
   .md .too-deep {
     white-space: pre-wrap;
     color: var(--_color-muted);

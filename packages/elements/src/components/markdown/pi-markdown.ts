@@ -3,7 +3,7 @@ import { guard } from "lit/directives/guard.js";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import { renderBlock, renderMarkdown } from "../../internal/markdown.ts";
 import { MarkdownBlocks, startsList } from "../../internal/markdown-blocks.ts";
-import { loadCompletion } from "../../internal/markdown-lexer.ts";
+import { loadCompletion, loadMarkdown, markdownLexer } from "../../internal/markdown-loader.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { markdownContentStyles } from "./pi-markdown.styles.ts";
@@ -84,22 +84,33 @@ export class PiMarkdown extends LitElement {
     this.addEventListener("click", this.#onClick);
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Until the parser is there, text shows as it is; then everything renders again.
+    if (markdownLexer() === undefined)
+      loadMarkdown().then(
+        () => this.requestUpdate(),
+        () => undefined,
+      );
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("text")) this.#group(this.#blocks.update(this.text));
     if (changed.has("imageHosts") || changed.has("strings")) this.#seen = 0;
-    if (this.streaming) void loadCompletion();
+    if (this.streaming) void loadCompletion().catch(() => undefined);
   }
 
   protected override render(): unknown {
     const tail = this.#blocks.tail;
     const s = this.strings;
+    const parsed = markdownLexer() !== undefined;
     // The tail keeps its element when streaming ends, so nothing is rebuilt at the end.
     return html`<div class="md" part="content">${this.#groups.map((group) =>
       // A full group never changes again: Lit skips it without looking at its blocks.
-      guard([group, s], () =>
+      guard([group, s, parsed], () =>
         group.map(
           (source) =>
-            html`<div class=${blockClass(source)} data-done>${guard([source, s], () => renderBlock(source, s))}</div>`,
+            html`<div class=${blockClass(source)} data-done>${guard([source, s, parsed], () => renderBlock(source, s))}</div>`,
         ),
       ),
     )}${
@@ -108,7 +119,7 @@ export class PiMarkdown extends LitElement {
         : html`<div class=${blockClass(tail)} ?data-done=${!this.streaming}>${
             this.streaming
               ? renderMarkdown(tail, { strings: s, completeEnd: true })
-              : guard([tail, s], () => renderBlock(tail, s))
+              : guard([tail, s, parsed], () => renderBlock(tail, s))
           }</div>`
     }</div>`;
   }
