@@ -3,6 +3,7 @@ import "@pi-kit/elements/define";
 import { createComponent, type EventName } from "@lit/react";
 import type {
   PiAbortEvent,
+  PiCopyEvent,
   PiDialogAnswerEvent,
   PiDialogCancelEvent,
   PiErrorEvent,
@@ -89,7 +90,10 @@ export const PiMarkdown = createComponent({
   tagName: "pi-markdown",
   elementClass: elements.PiMarkdown,
   react: React,
-  events: {},
+  events: {
+    /** Before a code block is copied; cancel it to copy yourself. */
+    onPiCopy: "pi-copy" as EventName<PiCopyEvent>,
+  },
   displayName: "PiMarkdown",
 });
 
