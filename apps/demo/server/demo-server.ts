@@ -2,6 +2,7 @@
  * The demo server: one Hono app on one origin that serves the built page and mounts the bridge,
  * which is how `@pi-kit/bridge` is meant to be used inside an existing server.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { type Bridge, createBridge, generateToken } from "@pi-kit/bridge";
+import { type Bridge, type BridgeLogger, createBridge, generateToken } from "@pi-kit/bridge";
 import { nodeWebSocket } from "@pi-kit/bridge/node";
 import { Hono } from "hono";
 import { type DemoPi, demoPi } from "./pi-config.ts";
@@ -26,6 +27,10 @@ export interface DemoServerOptions {
   readonly sessionsDir?: string;
   /** Environment deciding the model (see `pi-config.ts`). */
   readonly env?: Record<string, string | undefined>;
+  /** The access token; a new random one by default. */
+  readonly token?: string;
+  /** Receives the bridge's log; default: the bridge's JSON lines on stderr. */
+  readonly logger?: BridgeLogger;
 }
 
 /** A running demo server. */
@@ -48,10 +53,13 @@ export const bundleDir = fileURLToPath(
   new URL("../../../packages/elements/dist/", import.meta.url),
 );
 
-/** Starts the bridge (and the page, when built) on 127.0.0.1. */
+/**
+ * Starts the bridge (and the page, when built) on 127.0.0.1. Rejects with Node's `EADDRINUSE`
+ * error when the port is taken, having stopped what it started.
+ */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const pi = await demoPi(options.env);
-  const token = generateToken();
+  const token = options.token ?? generateToken();
   const sockets = nodeWebSocket();
   // Listen first: the page's own origin (with the port picked) must be in the bridge's allowlist.
   let app: Hono | undefined;
@@ -64,6 +72,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const address = await new Promise<AddressInfo>((resolve, reject) => {
     server.once("listening", () => resolve(server.address() as AddressInfo));
     server.once("error", reject);
+  }).catch(async (error: unknown) => {
+    await pi.close();
+    throw error;
   });
   const url = `http://127.0.0.1:${address.port}`;
   const bridge = createBridge(
@@ -72,11 +83,18 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       token,
       origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
       sessionsDir: options.sessionsDir ?? mkdtempSync(join(tmpdir(), "pi-kit-demo-")),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
     },
     sockets.runtime,
   );
   app = new Hono();
-  app.get("/demo-config.json", (c) => c.json({ label: pi.label, scripted: pi.scripted }));
+  // `instance` changes with every start, so an open page can tell a restart from a network blip.
+  const instance = randomUUID();
+  app.get("/demo-config.json", (c) =>
+    c.json({ label: pi.label, scripted: pi.scripted, instance }, 200, {
+      "cache-control": "no-store",
+    }),
+  );
   // The page first: the bridge's routes all require the token, the page itself is no secret.
   if (options.staticRoot !== undefined) {
     app.use(
