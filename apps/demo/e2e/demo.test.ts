@@ -95,7 +95,7 @@ test("when pi dies the page says so and restarts it", async () => {
   const pid = sessions.find((s) => s.name === "main")?.pid;
   assert.ok(pid, "the main session has a pi process");
   process.kill(pid, "SIGKILL");
-  const alert = h.page.getByRole("alert").filter({ hasText: "pi stopped" });
+  const alert = h.page.getByRole("alert").filter({ hasText: "pi was stopped by SIGKILL" });
   await alert.waitFor();
   await h.screenshot("pi-stopped");
   await alert.getByRole("button", { name: "Restart pi" }).click();

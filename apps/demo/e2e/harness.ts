@@ -1,46 +1,150 @@
 /** Starts the demo server and a headless Debian Chromium for one end-to-end test file. */
-import { mkdirSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "@pi-kit/bridge";
+import type AxeCore from "axe-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
-import { type DemoServer, distDir, startDemoServer } from "../server/demo-server.ts";
+import {
+  type DemoServer,
+  type DemoServerOptions,
+  distDir,
+  startDemoServer,
+} from "../server/demo-server.ts";
 
 /** Where the end-to-end tests save screenshots of the main states. */
 export const shots = new URL("../../../docs/demo/", import.meta.url);
 
+/** The screen sizes the demo is checked at: a laptop and a phone. */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** How a page is opened. */
+export interface PageOptions {
+  readonly viewport?: { readonly width: number; readonly height: number };
+  readonly colorScheme?: "light" | "dark";
+  /** The session to show (`?session=`); the page's default otherwise. */
+  readonly session?: string;
+  /** Opens the address as printed, with the token; `false` opens it bare. */
+  readonly token?: boolean;
+}
+
 /** A running demo and a browser page on it. */
 export interface Harness {
+  /** The demo server now (a new one after {@link Harness.restart}). */
   readonly demo: DemoServer;
   readonly browser: Browser;
   readonly page: Page;
   /** Opens the demo the way a user does: the printed URL, token in the fragment. */
   open(): Promise<void>;
-  screenshot(name: string): Promise<void>;
+  /** A new page in a fresh browser profile (its own storage), opened as `options` say. */
+  newPage(options?: PageOptions): Promise<Page>;
+  /**
+   * Stops the demo server and starts another on the same port and sessions dir, as a user's
+   * Ctrl-C and `npm start` would: with the same token (kept in the state dir) unless given one.
+   */
+  restart(options?: { readonly token?: string }): Promise<void>;
+  /** Saves a screenshot of `page` (the main page by default) under `docs/demo/`. */
+  screenshot(name: string, page?: Page): Promise<void>;
   close(): Promise<void>;
 }
 
+/** The demo's address for a page: the printed one, or with a session, or without the token. */
+export function addressOf(demo: DemoServer, options: PageOptions = {}): string {
+  const query =
+    options.session === undefined ? "" : `?session=${encodeURIComponent(options.session)}`;
+  const fragment = options.token === false ? "" : `#token=${demo.token}`;
+  return `${demo.url}/${query}${fragment}`;
+}
+
+/** Waits until the chat says it is connected to pi. */
+export async function connected(page: Page): Promise<void> {
+  await page.locator("pi-chat").getByText("Connected", { exact: true }).first().waitFor();
+}
+
 /** Starts everything; the page is built by the package's test script before this runs. */
-export async function startHarness(): Promise<Harness> {
-  const demo = await startDemoServer({ port: 0, staticRoot: distDir });
+export async function startHarness(options: DemoServerOptions = {}): Promise<Harness> {
+  const settings: DemoServerOptions = {
+    staticRoot: distDir,
+    logger: silentLogger,
+    sessionsDir: mkdtempSync(join(tmpdir(), "pi-kit-demo-e2e-")),
+    ...options,
+  };
+  let demo = await startDemoServer({ port: 0, ...settings });
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: [...chromiumArgs],
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  const contexts: BrowserContext[] = [];
   mkdirSync(shots, { recursive: true });
   return {
-    demo,
+    get demo() {
+      return demo;
+    },
     browser,
     page,
     async open() {
       await page.goto(demo.openUrl);
-      await page.getByText("Connected", { exact: true }).first().waitFor();
+      await connected(page);
     },
-    async screenshot(name) {
-      await page.screenshot({ path: new URL(`${name}.png`, shots).pathname });
+    async newPage(pageOptions = {}) {
+      const context = await browser.newContext({
+        viewport: pageOptions.viewport ?? VIEWPORTS.desktop,
+        colorScheme: pageOptions.colorScheme ?? "light",
+      });
+      contexts.push(context);
+      const opened = await context.newPage();
+      await opened.goto(addressOf(demo, pageOptions));
+      return opened;
+    },
+    async restart(restartOptions = {}) {
+      const port = Number(new URL(demo.url).port);
+      const token = restartOptions.token ?? demo.token;
+      await demo.close();
+      demo = await startDemoServer({ ...settings, port, token });
+    },
+    async screenshot(name, shot = page) {
+      await shot.screenshot({ path: new URL(`${name}.png`, shots).pathname });
     },
     async close() {
+      await Promise.all(contexts.map((context) => context.close()));
       await browser.close();
       await demo.close();
     },
   };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core"), "utf8");
+
+/** One axe finding: the rule, and the elements that break it. */
+export interface AxeFinding {
+  readonly id: string;
+  readonly help: string;
+  readonly targets: readonly string[];
+}
+
+/**
+ * Runs axe-core (injected into the page) against the WCAG 2.1 A and AA rules, shadow roots
+ * included, and returns what it found: the violations, and the text whose contrast axe could
+ * not decide (treated as failing, so nothing unreadable slips through as "incomplete").
+ */
+export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: typeof AxeCore };
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    const undecided = result.incomplete.filter((rule) => rule.id === "color-contrast");
+    return [...result.violations, ...undecided].map((rule) => ({
+      id: rule.id,
+      help: rule.help,
+      targets: rule.nodes.map((node) => JSON.stringify(node.target)),
+    }));
+  });
 }

@@ -8,6 +8,17 @@ export interface BridgeSession {
   readonly attached?: boolean;
 }
 
+/** A failed API call, with its HTTP status (401: the token was refused). */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
 /** Calls the bridge's HTTP API with the token in the Authorization header. */
 export class BridgeApi {
   readonly #token: string;
@@ -22,7 +33,7 @@ export class BridgeApi {
     return body.sessions;
   }
 
-  /** Creates (or restarts) a session. */
+  /** Starts session `name` (again, when its pi has stopped). */
   async create(name: string): Promise<void> {
     await this.#call("POST", "/api/sessions", { name });
   }
@@ -41,8 +52,10 @@ export class BridgeApi {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    if (!response.ok) {
+      const text = await response.text();
+      throw new ApiError(`${method} ${path}: ${response.status} ${text}`, response.status);
+    }
     return response.status === 204 ? undefined : response.json();
   }
 }

@@ -21,7 +21,18 @@ export interface ConnectionListener {
   closed(info: TransportCloseInfo): void;
 }
 
-/** Connects to bridge session `name` and loads its history. */
+/** Why connecting failed, as the transport closed (a refused token, pi failing to start, …). */
+export class ConnectFailure extends Error {
+  readonly info: TransportCloseInfo;
+
+  constructor(info: TransportCloseInfo, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "ConnectFailure";
+    this.info = info;
+  }
+}
+
+/** Connects to bridge session `name` and loads its transcript; throws a {@link ConnectFailure}. */
 export async function connectSession(
   name: string,
   token: string,
@@ -32,8 +43,18 @@ export async function connectSession(
     token,
   });
   transport.addEventListener("statechange", () => listener.state(transport.state));
-  // Over a reconnecting transport, connect also loads the session's transcript (a reload, a switch).
-  const client = await PiClient.connect(transport);
+  let client: PiClient;
+  try {
+    // Over a reconnecting transport, connect also loads the session's transcript.
+    client = await PiClient.connect(transport);
+  } catch (error) {
+    const state = transport.state;
+    await transport.close();
+    throw new ConnectFailure(
+      state.status === "closed" ? state.closeInfo : { reason: "error", error },
+      error,
+    );
+  }
   void client.closed.then((info) => listener.closed(info));
   return { name, client, transport, close: () => client.close().then(() => undefined) };
 }

@@ -1,306 +1,572 @@
 /**
- * The demo shell: a session list from the bridge, the pi elements around one `<pi-chat>`, a
- * theme and a language toggle, and a clear message with a restart button when pi stops.
+ * The demo shell: the chat list in a sidebar (a drawer on small screens), one `<pi-chat>` with
+ * the model and thinking pickers above it, a session panel (statistics, fork picker, tree), and
+ * what a visitor needs when something goes wrong: a token screen, and a banner with the remedy
+ * for each connection problem. Every colour comes from the pi elements' own tokens.
  */
 import type { ConnectionState, TransportCloseInfo } from "@pi-kit/client";
-import type { PiChat, PiForkedEvent } from "@pi-kit/elements";
-import { css, html, LitElement, nothing } from "lit";
-import { BridgeApi, type BridgeSession } from "./bridge-api.ts";
-import { connectSession, type SessionConnection } from "./connection.ts";
-import { type DemoLang, demoStrings, fill } from "./demo-strings.ts";
+import { format, type PiChat, type PiForkedEvent, tokenStyles } from "@pi-kit/elements";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { onTokenStored, parseToken, storeToken, takeToken } from "./access-token.ts";
+import { ApiError, BridgeApi, type BridgeSession } from "./bridge-api.ts";
+import { ConnectFailure, connectSession, type SessionConnection } from "./connection.ts";
+import { type ConnectionProblem, problemOf } from "./connection-problem.ts";
+import { shellStyles } from "./demo-app.styles.ts";
+import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
+import { type DemoStrings, demoStrings } from "./demo-strings.ts";
+import { icons } from "./icons.ts";
+import {
+  applyToDocument,
+  loadPreferences,
+  onSystemThemeChange,
+  type Preferences,
+  savePreferences,
+  systemTheme,
+  type Theme,
+} from "./preferences.ts";
+import {
+  onSessionNavigation,
+  sessionInLocation,
+  showSessionInLocation,
+} from "./session-location.ts";
+import { suggestionsFor } from "./suggestions.ts";
 
-const SESSION_KEY = "pi-kit-demo:session";
-const TOKEN_KEY = "pi-kit-demo:token";
+const LAST_SESSION_KEY = "pi-kit-demo:session";
+// Below 720 px the chat list becomes a drawer; below 1100 px the session panel overlays the chat.
+const NARROW = matchMedia("(max-width: 719.98px)");
+const COMPACT = matchMedia("(max-width: 1099.98px)");
 
-/** The token from the URL fragment (then removed from the address bar), or from this tab's storage. */
-function takeToken(): string | undefined {
-  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
-  if (match?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-}
+// Internal notices (pi's system prompt updates) are hidden unless the visitor asks for them.
+const hideInternal = { roles: { system: () => nothing } };
 
 export class DemoApp extends LitElement {
+  static override styles = [tokenStyles, shellStyles];
   static override properties = {
-    connection: { state: true },
+    theme: { type: String, reflect: true },
+    token: { state: true },
+    tokenRejected: { state: true },
+    tokenError: { state: true },
+    config: { state: true },
     sessions: { state: true },
-    label: { state: true },
-    scripted: { state: true },
+    connection: { state: true },
     state: { state: true },
     problem: { state: true },
-    theme: { state: true },
-    lang: { state: true },
+    restarted: { state: true },
+    preferences: { state: true },
+    narrow: { state: true },
+    compact: { state: true },
+    navOpen: { state: true },
   };
 
-  declare connection: SessionConnection | undefined;
+  /** The scheme in force; the pi elements inside inherit it. */
+  declare theme: Theme;
+  declare token: string | undefined;
+  declare tokenRejected: boolean;
+  declare tokenError: boolean;
+  declare config: DemoConfig | undefined;
   declare sessions: readonly BridgeSession[];
-  declare label: string;
-  declare scripted: boolean;
+  declare connection: SessionConnection | undefined;
   declare state: ConnectionState | undefined;
-  declare problem: string | undefined;
-  declare theme: "light" | "dark";
-  declare lang: DemoLang;
+  declare problem: ConnectionProblem | undefined;
+  declare restarted: boolean;
+  declare preferences: Preferences;
+  declare narrow: boolean;
+  declare compact: boolean;
+  declare navOpen: boolean;
 
-  readonly #token = takeToken();
-  readonly #api = this.#token ? new BridgeApi(this.#token) : undefined;
+  #name: string | undefined;
+  #opening = 0;
+  readonly #cleanup: Array<() => void> = [];
 
   constructor() {
     super();
+    this.token = takeToken();
+    this.tokenRejected = false;
+    this.tokenError = false;
     this.sessions = [];
-    this.label = "";
-    this.scripted = false;
-    this.theme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-    this.lang = navigator.language.startsWith("zh") ? "zh-CN" : "en";
+    this.restarted = false;
+    this.preferences = loadPreferences();
+    this.theme = this.preferences.theme ?? systemTheme();
+    this.narrow = NARROW.matches;
+    this.compact = COMPACT.matches;
+    this.navOpen = false;
+  }
+
+  get #t(): DemoStrings {
+    return demoStrings[this.preferences.lang];
+  }
+
+  get #api(): BridgeApi | undefined {
+    return this.token === undefined ? undefined : new BridgeApi(this.token);
+  }
+
+  get #chat(): PiChat | null {
+    return this.renderRoot.querySelector("pi-chat");
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    const layout = () => {
+      this.narrow = NARROW.matches;
+      this.compact = COMPACT.matches;
+      if (!this.narrow) this.navOpen = false;
+    };
+    NARROW.addEventListener("change", layout);
+    COMPACT.addEventListener("change", layout);
+    this.#cleanup.push(
+      () => NARROW.removeEventListener("change", layout),
+      () => COMPACT.removeEventListener("change", layout),
+      onSystemThemeChange(() => {
+        if (this.preferences.theme === undefined) this.theme = systemTheme();
+      }),
+      onTokenStored((token) => this.#useToken(token)),
+      onSessionNavigation((name) => void this.#open(name ?? this.#defaultSession(), "none")),
+    );
     void this.#start();
   }
 
-  get #t() {
-    return demoStrings[this.lang];
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const remove of this.#cleanup.splice(0)) remove();
+    void this.connection?.close();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("theme") || changed.has("preferences"))
+      applyToDocument(this.theme, this.preferences.lang);
   }
 
   async #start(): Promise<void> {
-    if (this.#api === undefined) return;
-    const config = (await (await fetch("/demo-config.json")).json()) as {
-      label: string;
-      scripted: boolean;
-    };
-    this.label = config.label;
-    this.scripted = config.scripted;
-    await this.#open(localStorage.getItem(SESSION_KEY) ?? "main");
+    if (this.token === undefined) return;
+    this.config = await loadDemoConfig();
+    await this.#open(sessionInLocation() ?? this.#defaultSession(), "replace", true);
   }
 
-  async #open(name: string): Promise<void> {
-    if (this.#token === undefined || this.#api === undefined) return;
-    await this.connection?.close();
-    this.connection = undefined;
-    this.problem = undefined;
-    localStorage.setItem(SESSION_KEY, name);
-    try {
-      this.connection = await connectSession(name, this.#token, {
-        state: (state) => {
-          this.state = state;
-        },
-        closed: (info) => this.#closed(name, info),
-      });
-    } catch (error) {
-      this.problem = error instanceof Error ? error.message : String(error);
+  #defaultSession(): string {
+    return localStorage.getItem(LAST_SESSION_KEY) ?? "main";
+  }
+
+  #useToken(token: string): void {
+    storeToken(token);
+    const rejected = this.tokenRejected || this.token === undefined;
+    this.token = token;
+    this.tokenRejected = false;
+    this.tokenError = false;
+    if (rejected) {
+      this.problem = undefined;
+      void this.#start();
     }
-    await this.#refreshSessions();
   }
 
-  #closed(name: string, info: TransportCloseInfo): void {
-    if (this.connection?.name !== name) return;
-    this.problem =
-      info.reason === "exit"
-        ? fill(this.#t.piStopped, { code: info.exitCode ?? info.signal ?? "?" })
-        : fill(this.#t.piClosed, { reason: info.reason });
+  /**
+   * Shows session `name`: closes the current connection, connects, and records the choice in the
+   * address (`push` for a new entry, `replace`, or `none` when the address already says it).
+   */
+  async #open(name: string, mode: "push" | "replace" | "none", force = false): Promise<void> {
+    const token = this.token;
+    if (token === undefined) return;
+    if (!force && name === this.#name && this.problem === undefined) return;
+    const opening = ++this.#opening;
+    this.#name = name;
+    this.navOpen = false;
+    this.problem = undefined;
+    this.state = undefined;
+    localStorage.setItem(LAST_SESSION_KEY, name);
+    if (mode !== "none") showSessionInLocation(name, mode);
+    const previous = this.connection;
+    this.connection = undefined;
+    await previous?.close();
+    try {
+      const connection = await connectSession(name, token, {
+        state: (state) => this.#stateChanged(connection, state),
+        closed: (info) => this.#closed(connection, info),
+      });
+      if (opening !== this.#opening) {
+        await connection.close();
+        return;
+      }
+      this.connection = connection;
+    } catch (error) {
+      if (opening !== this.#opening) return;
+      this.#fail(error instanceof ConnectFailure ? problemOf(error.info) : failed(error));
+    }
     void this.#refreshSessions();
   }
 
+  #stateChanged(connection: SessionConnection | undefined, state: ConnectionState): void {
+    if (connection !== undefined && connection !== this.connection) return;
+    this.state = state;
+    if (state.status === "open" && state.generation > 1) void this.#checkRestart();
+  }
+
+  #closed(connection: SessionConnection, info: TransportCloseInfo): void {
+    // A connection the page closed itself (switching chats) is no problem.
+    if (connection !== this.connection || info.reason === "closed") return;
+    this.#fail(problemOf(info));
+    void this.#refreshSessions();
+  }
+
+  #fail(problem: ConnectionProblem): void {
+    if (problem.kind === "token") this.tokenRejected = true;
+    else this.problem = problem;
+  }
+
+  /** After a reconnect: did the server restart? Then say so, and offer a reload. */
+  async #checkRestart(): Promise<void> {
+    const now = await loadDemoConfig().catch(() => undefined);
+    if (now !== undefined && this.config !== undefined && now.instance !== this.config.instance) {
+      this.config = now;
+      this.restarted = true;
+    }
+  }
+
+  /** The banner's remedy: start the session's pi again where it stopped, then reconnect. */
+  async #reopen(problem: ConnectionProblem): Promise<void> {
+    const name = this.#name ?? this.#defaultSession();
+    if (problem.kind === "exited" || problem.kind === "closed") {
+      try {
+        await this.#api?.create(name);
+      } catch (error) {
+        this.#fail(apiProblem(error));
+        return;
+      }
+    }
+    await this.#open(name, "none", true);
+  }
+
   async #refreshSessions(): Promise<void> {
-    this.sessions = (await this.#api?.list()) ?? [];
+    try {
+      this.sessions = (await this.#api?.list()) ?? [];
+    } catch (error) {
+      // The list is decoration: only a refused token is worth showing.
+      if (apiProblem(error).kind === "token") this.tokenRejected = true;
+    }
   }
 
-  async #restart(): Promise<void> {
-    const name = this.connection?.name ?? localStorage.getItem(SESSION_KEY) ?? "main";
-    await this.#api?.create(name);
-    await this.#open(name);
-  }
-
-  async #newSession(): Promise<void> {
-    await this.#open(`session-${Date.now().toString(36)}`);
+  #newChat(): void {
+    void this.#open(`chat-${Date.now().toString(36)}`, "push");
   }
 
   async #closeSession(name: string): Promise<void> {
-    if (this.connection?.name === name) {
-      await this.connection.close();
-      this.connection = undefined;
+    try {
+      await this.#api?.close(name);
+    } catch (error) {
+      this.#fail(apiProblem(error));
     }
-    await this.#api?.close(name);
     await this.#refreshSessions();
   }
 
   #forked(event: PiForkedEvent): void {
     if (event.cancelled) return;
-    this.renderRoot.querySelector<PiChat>("pi-chat")?.composer?.setText(event.text);
+    this.#chat?.composer?.setText(event.text);
     void this.connection?.client.session.resync();
   }
 
+  #setPreferences(change: Partial<Preferences>): void {
+    this.preferences = { ...this.preferences, ...change };
+    savePreferences(this.preferences);
+    if ("theme" in change) this.theme = this.preferences.theme ?? systemTheme();
+  }
+
+  #toggleNav(open: boolean): void {
+    this.navOpen = open;
+    void this.updateComplete.then(() => {
+      const target = open ? ".sidebar .new-chat" : ".menu-button";
+      this.renderRoot.querySelector<HTMLElement>(target)?.focus();
+    });
+  }
+
+  #keydown(event: KeyboardEvent): void {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    if (this.navOpen) this.#toggleNav(false);
+    else if (this.preferences.panel && this.compact) this.#setPreferences({ panel: false });
+  }
+
   protected override render(): unknown {
+    if (this.token === undefined || this.tokenRejected) return this.#tokenScreen();
     const t = this.#t;
-    if (this.#token === undefined) return html`<p class="notice">${t.noToken}</p>`;
+    const lang = this.preferences.lang;
     const client = this.connection?.client;
+    const panel = this.preferences.panel;
     return html`
-      <pi-provider .client=${client}>
-        <header>
-          <h1>${t.title}</h1>
-          <span class="badge ${this.scripted ? "scripted" : ""}">${this.label}</span>
-          <span class="spacer"></span>
-          <pi-model-picker theme=${this.theme} lang=${this.lang}></pi-model-picker>
-          <pi-thinking-picker theme=${this.theme} lang=${this.lang}></pi-thinking-picker>
-          <button @click=${() => (this.theme = this.theme === "dark" ? "light" : "dark")}>
-            ${t.theme}: ${this.theme === "dark" ? t.dark : t.light}
-          </button>
-          <button @click=${() => (this.lang = this.lang === "en" ? "zh-CN" : "en")}>${t.language}</button>
-        </header>
-        <aside>
-          <section aria-labelledby="sessions-title">
-            <h2 id="sessions-title">${t.sessions}</h2>
+      <pi-provider .client=${client} @keydown=${this.#keydown}>
+        <aside
+          id="sidebar"
+          class="sidebar ${this.navOpen ? "open" : ""}"
+          aria-label=${t.history}
+          ?inert=${this.narrow && !this.navOpen}
+        >
+          <div class="brand">
+            <span class="logo" aria-hidden="true">π</span>
+            <span class="brand-name">${t.title}</span>
+            ${
+              this.narrow
+                ? html`<button class="icon-button" aria-label=${t.closeMenu} @click=${() => this.#toggleNav(false)}>${icons.close}</button>`
+                : nothing
+            }
+          </div>
+          <button class="new-chat" @click=${this.#newChat}>${icons.newChat}<span>${t.newChat}</span></button>
+          <nav class="history" aria-label=${t.history}>
             <ul>
-              ${this.sessions.map(
-                (s) => html`<li>
-                  <button
-                    class="session"
-                    aria-current=${this.connection?.name === s.name ? "true" : "false"}
-                    @click=${() => this.#open(s.name)}
-                  >
-                    ${s.name} <small>${s.state}</small>
-                  </button>
-                  <button class="close" aria-label="${t.closeSession} ${s.name}" @click=${() => this.#closeSession(s.name)}>×</button>
-                </li>`,
-              )}
+              ${this.sessions.map((s) => this.#historyItem(s))}
             </ul>
-            <button @click=${this.#newSession}>${t.newSession}</button>
-          </section>
-          <section>
-            <h2>${t.stats}</h2>
-            <pi-session-stats theme=${this.theme} lang=${this.lang}></pi-session-stats>
-          </section>
-          <section>
-            <h2>${t.fork}</h2>
-            <pi-fork-picker theme=${this.theme} lang=${this.lang} @pi-forked=${this.#forked}></pi-fork-picker>
-          </section>
-          <section>
-            <h2>${t.tree}</h2>
-            <pi-session-tree theme=${this.theme} lang=${this.lang}></pi-session-tree>
-          </section>
+          </nav>
+          <div class="sidebar-foot">
+            <span class="model-badge ${this.config?.scripted ? "scripted" : ""}">
+              ${this.config?.scripted ? t.scripted : this.config?.label}
+            </span>
+          </div>
         </aside>
-        <main>
+        <div
+          class="scrim ${this.navOpen || (panel && this.compact) ? "shown" : ""} ${this.navOpen ? "nav" : ""}"
+          @click=${() => (this.navOpen ? this.#toggleNav(false) : this.#setPreferences({ panel: false }))}
+        ></div>
+        <main ?inert=${this.narrow && this.navOpen}>
+          <header class="topbar">
+            ${
+              this.narrow
+                ? html`<button
+                    class="icon-button menu-button"
+                    aria-label=${t.openMenu}
+                    aria-controls="sidebar"
+                    aria-expanded=${this.navOpen ? "true" : "false"}
+                    @click=${() => this.#toggleNav(true)}
+                  >${icons.menu}</button>`
+                : nothing
+            }
+            <h1 class="chat-title">${this.#title()}</h1>
+            <div class="pickers">
+              <pi-model-picker hide-label lang=${lang}></pi-model-picker>
+              <pi-thinking-picker hide-label lang=${lang}></pi-thinking-picker>
+            </div>
+            <div class="actions">
+              <button
+                class="icon-button"
+                aria-label=${panel ? t.closePanel : t.openPanel}
+                aria-controls="panel"
+                aria-expanded=${panel ? "true" : "false"}
+                @click=${() => this.#setPreferences({ panel: !panel })}
+              >${icons.panel}</button>
+              <button
+                class="icon-button"
+                aria-label=${this.theme === "dark" ? t.toLight : t.toDark}
+                @click=${() => this.#setPreferences({ theme: this.theme === "dark" ? "light" : "dark" })}
+              >${this.theme === "dark" ? icons.light : icons.dark}</button>
+              <button
+                class="text-button"
+                aria-label=${t.languageLabel}
+                @click=${() => this.#setPreferences({ lang: lang === "en" ? "zh-CN" : "en" })}
+              >${t.language}</button>
+            </div>
+          </header>
           ${this.#banner()}
-          <pi-chat .client=${client} theme=${this.theme} lang=${this.lang}>
-            <p slot="empty" class="hint">${t.tryIt}</p>
+          <pi-chat
+            .client=${client}
+            .renderers=${this.preferences.internalNotices ? undefined : hideInternal}
+            lang=${lang}
+          >
+            ${this.#welcome()}
           </pi-chat>
         </main>
+        ${panel ? this.#panel() : nothing}
       </pi-provider>
     `;
   }
 
+  #title(): string {
+    return this.#name ?? this.#t.untitled;
+  }
+
+  #historyItem(session: BridgeSession): unknown {
+    const current = session.name === this.#name;
+    return html`<li class=${current ? "current" : ""}>
+      <a
+        href=${`?session=${encodeURIComponent(session.name)}`}
+        aria-current=${current ? "page" : "false"}
+        @click=${(event: MouseEvent) => {
+          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+          event.preventDefault();
+          void this.#open(session.name, "push");
+        }}
+      >${session.name}</a>
+      <button
+        class="icon-button small"
+        aria-label=${format(this.#t.closeChat, { name: session.name })}
+        @click=${() => this.#closeSession(session.name)}
+      >${icons.close}</button>
+    </li>`;
+  }
+
+  #panel(): unknown {
+    const t = this.#t;
+    const lang = this.preferences.lang;
+    return html`<aside id="panel" class="panel" aria-labelledby="panel-title">
+      <div class="panel-head">
+        <h2 id="panel-title">${t.panelTitle}</h2>
+        <button class="icon-button" aria-label=${t.closePanel} @click=${() => this.#setPreferences({ panel: false })}>
+          ${icons.close}
+        </button>
+      </div>
+      <section aria-labelledby="stats-title">
+        <h3 id="stats-title">${t.stats}</h3>
+        <pi-session-stats lang=${lang}></pi-session-stats>
+      </section>
+      <section aria-labelledby="fork-title">
+        <h3 id="fork-title">${t.fork}</h3>
+        <pi-fork-picker lang=${lang} @pi-forked=${this.#forked}></pi-fork-picker>
+      </section>
+      <section aria-labelledby="tree-title">
+        <h3 id="tree-title">${t.tree}</h3>
+        <pi-session-tree lang=${lang}></pi-session-tree>
+      </section>
+      <label class="switch">
+        <input
+          type="checkbox"
+          .checked=${this.preferences.internalNotices}
+          @change=${(e: Event) => this.#setPreferences({ internalNotices: (e.target as HTMLInputElement).checked })}
+        />
+        <span>${t.showInternal}</span>
+      </label>
+    </aside>`;
+  }
+
+  #welcome(): unknown {
+    const t = this.#t;
+    const config = this.config;
+    if (config === undefined) return nothing;
+    const lead = config.scripted
+      ? t.welcomeScripted
+      : format(t.welcomeModel, { model: config.label });
+    return html`<div slot="empty" class="welcome">
+      <span class="logo large" aria-hidden="true">π</span>
+      <h2>${t.welcome}</h2>
+      <p>${lead}</p>
+      <ul class="suggestions">
+        ${suggestionsFor(config.scripted, this.preferences.lang).map(
+          (s) => html`<li>
+            <button class="suggestion" @click=${() => void this.#chat?.send(s.prompt)}>
+              <span class="suggestion-title">${s.title}</span>
+              <code>${s.prompt}</code>
+            </button>
+          </li>`,
+        )}
+      </ul>
+    </div>`;
+  }
+
   #banner(): unknown {
     const t = this.#t;
-    if (this.problem !== undefined) {
-      return html`<div class="banner" role="alert">
-        ${this.problem} <button @click=${this.#restart}>${t.restart}</button>
-      </div>`;
+    const problem = this.problem;
+    if (problem !== undefined) {
+      const reopen = () => void this.#reopen(problem);
+      const [text, action] = problemText(problem, t);
+      return banner(
+        "alert",
+        text,
+        html`<button class="primary" @click=${reopen}>${action}</button>`,
+      );
     }
-    if (this.state?.status === "reconnecting") {
-      return html`<div class="banner" role="status">${fill(t.reconnecting, { attempt: this.state.attempt })}</div>`;
+    if (this.restarted) {
+      return banner(
+        "status",
+        t.restarted,
+        html`<button class="primary" @click=${() => location.reload()}>${icons.reload}${t.reload}</button>
+          <button @click=${() => (this.restarted = false)}>${t.dismiss}</button>`,
+      );
     }
-    if (this.connection === undefined)
-      return html`<div class="banner" role="status">${t.connecting}</div>`;
+    const state = this.state;
+    if (state?.status === "reconnecting") {
+      return banner(
+        "status",
+        format(t.reconnecting, { attempt: state.attempt }),
+        html`<button @click=${() => this.connection?.transport.reconnect()}>${t.retryNow}</button>`,
+      );
+    }
+    if (this.connection === undefined) return banner("status", t.connecting, nothing, "quiet");
     return nothing;
   }
 
-  static override styles = css`
-    :host {
-      display: grid;
-      grid-template: "header header" auto "aside main" 1fr / 18rem 1fr;
-      height: 100vh;
-      color-scheme: light dark;
-    }
-    header {
-      grid-area: header;
-      display: flex;
-      align-items: center;
-      gap: 0.75rem;
-      padding: 0.5rem 1rem;
-      border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, transparent);
-    }
-    h1 {
-      font-size: 1.1rem;
-      margin: 0;
-    }
-    h2 {
-      font-size: 0.85rem;
-      text-transform: uppercase;
-      letter-spacing: 0.04em;
-      margin: 0 0 0.5rem;
-    }
-    .badge {
-      font-size: 0.8rem;
-      padding: 0.15rem 0.5rem;
-      border-radius: 999px;
-      border: 1px solid currentColor;
-    }
-    .badge.scripted {
-      color: #9a5b00;
-    }
-    .spacer {
-      flex: 1;
-    }
-    aside {
-      grid-area: aside;
-      overflow: auto;
-      padding: 1rem;
-      display: grid;
-      grid-template-columns: minmax(0, 1fr);
-      gap: 1.25rem;
-      align-content: start;
-      border-right: 1px solid color-mix(in srgb, CanvasText 15%, transparent);
-    }
-    ul {
-      list-style: none;
-      margin: 0 0 0.5rem;
-      padding: 0;
-    }
-    li {
-      display: flex;
-      gap: 0.25rem;
-      margin-bottom: 0.25rem;
-    }
-    section > * {
-      max-width: 100%;
-    }
-    .session {
-      flex: 1;
-      text-align: start;
-    }
-    .session[aria-current="true"] {
-      font-weight: 600;
-    }
-    main {
-      grid-area: main;
-      display: flex;
-      flex-direction: column;
-      min-height: 0;
-    }
-    pi-chat {
-      flex: 1;
-      min-height: 0;
-    }
-    .banner {
-      padding: 0.5rem 1rem;
-      background: color-mix(in srgb, #d97706 20%, Canvas);
-    }
-    .hint,
-    .notice {
-      opacity: 0.8;
-      padding: 1rem;
-    }
-    @media (max-width: 50rem) {
-      :host {
-        grid-template: "header" auto "main" 1fr / 1fr;
-      }
-      aside {
-        display: none;
-      }
-    }
-  `;
+  #tokenScreen(): unknown {
+    const t = this.#t;
+    const submit = (event: SubmitEvent) => {
+      event.preventDefault();
+      const input = (event.target as HTMLFormElement).elements.namedItem(
+        "token",
+      ) as HTMLInputElement;
+      const token = parseToken(input.value);
+      if (token === undefined) this.tokenError = true;
+      else this.#useToken(token);
+    };
+    return html`<main class="token-screen">
+      <div class="card">
+        <span class="logo large" aria-hidden="true">π</span>
+        <h1>${t.tokenTitle}</h1>
+        <p>
+          ${this.tokenRejected ? t.tokenRejected : format(t.tokenMissing, { hint: "#token=…" })}
+        </p>
+        <form @submit=${submit}>
+          <label for="token">${t.tokenPaste}</label>
+          <div class="row">
+            <input
+              id="token"
+              name="token"
+              autocomplete="off"
+              spellcheck="false"
+              placeholder=${t.tokenPlaceholder}
+              aria-invalid=${this.tokenError ? "true" : "false"}
+              aria-describedby="token-help"
+            />
+            <button class="primary" type="submit">${t.tokenSubmit}</button>
+          </div>
+          <p id="token-help" class=${this.tokenError ? "error" : "hint"}>
+            ${this.tokenError ? t.tokenInvalid : t.tokenOtherTab}
+          </p>
+        </form>
+      </div>
+    </main>`;
+  }
+}
+
+/** What the banner says about a problem, and the label of the button that fixes it. */
+function problemText(problem: ConnectionProblem, t: DemoStrings): [text: string, action: string] {
+  switch (problem.kind) {
+    case "exited":
+      return [
+        problem.signal === null
+          ? format(t.piStopped, { code: problem.exitCode ?? "?" })
+          : format(t.piKilled, { signal: problem.signal }),
+        t.restart,
+      ];
+    case "closed":
+      return [t.closed, t.reopen];
+    case "replaced":
+      return [t.replaced, t.useHere];
+    case "token":
+      return [t.tokenRejected, t.retry];
+    case "failed":
+      return [format(t.failed, { reason: problem.reason }), t.retry];
+  }
+}
+
+function failed(error: unknown): ConnectionProblem {
+  return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
+}
+
+/** An API call's failure as a problem: a refused token, or anything else in words. */
+function apiProblem(error: unknown): ConnectionProblem {
+  return error instanceof ApiError && error.status === 401 ? { kind: "token" } : failed(error);
+}
+
+function banner(
+  role: "alert" | "status",
+  text: string,
+  actions: unknown,
+  tone: "quiet" | "" = "",
+): unknown {
+  return html`<div class="banner ${role} ${tone}" role=${role}>
+    ${role === "alert" ? icons.warning : nothing}<span class="banner-text">${text}</span>
+    <span class="banner-actions">${actions}</span>
+  </div>`;
 }
 
 customElements.define("demo-app", DemoApp);

@@ -1,0 +1,559 @@
+import { css } from "lit";
+
+/**
+ * The shell's look, built only from the pi elements' tokens (`--_color-*`, `--_radius`, …, which
+ * `tokenStyles` resolves from `--pi-*` and the theme), so the page and the elements are one design
+ * in both schemes.
+ */
+export const shellStyles = css`
+  :host {
+    --sidebar-width: 16.5rem;
+    --panel-width: 21rem;
+    --topbar-height: 3.25rem;
+    display: grid;
+    grid-template-columns: var(--sidebar-width) minmax(0, 1fr) auto;
+    height: 100vh;
+    height: 100dvh;
+    overflow: hidden;
+    background: var(--_color-bg);
+    color: var(--_color-fg);
+    font-family: var(--_font-family);
+    font-size: var(--_font-size);
+    line-height: var(--_line-height);
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  :focus-visible {
+    outline: var(--_focus-ring);
+    outline-offset: 2px;
+  }
+
+  /* Controls: one style for every button and field, from the tokens. */
+  button,
+  input {
+    font: inherit;
+    color: inherit;
+  }
+  button {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    cursor: pointer;
+    border: 1px solid var(--_color-border);
+    background: var(--_color-surface);
+    border-radius: calc(var(--_radius) * 0.75);
+    padding: 0.35em 0.8em;
+    white-space: nowrap;
+  }
+  button:hover {
+    border-color: var(--_color-accent);
+  }
+  button.primary {
+    background: var(--_color-accent);
+    border-color: var(--_color-accent);
+    color: var(--_color-accent-fg);
+  }
+  .icon-button {
+    justify-content: center;
+    width: 2.25rem;
+    height: 2.25rem;
+    padding: 0;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_color-muted);
+    flex: none;
+  }
+  .icon-button:hover {
+    color: var(--_color-fg);
+    background: var(--_color-surface);
+    border-color: var(--_color-border);
+  }
+  .icon-button.small {
+    width: 1.75rem;
+    height: 1.75rem;
+  }
+  .text-button {
+    height: 2.25rem;
+    min-width: 2.25rem;
+    justify-content: center;
+    padding: 0 0.5em;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_color-muted);
+    font-size: 0.9em;
+    font-weight: 600;
+  }
+  .text-button:hover {
+    color: var(--_color-fg);
+    background: var(--_color-surface);
+  }
+  .icon {
+    display: inline-flex;
+    flex: none;
+  }
+  .icon svg {
+    width: 1.15rem;
+    height: 1.15rem;
+  }
+  .icon-button.small .icon svg {
+    width: 0.95rem;
+    height: 0.95rem;
+  }
+  .logo {
+    display: inline-grid;
+    place-items: center;
+    flex: none;
+    width: 1.75rem;
+    height: 1.75rem;
+    border-radius: calc(var(--_radius) * 0.75);
+    background: var(--_color-accent);
+    color: var(--_color-accent-fg);
+    font-weight: 700;
+    font-family: Georgia, "Times New Roman", serif;
+  }
+  .logo.large {
+    width: 3rem;
+    height: 3rem;
+    font-size: 1.6rem;
+    border-radius: var(--_radius);
+  }
+
+  /* The chat list. */
+  .sidebar {
+    grid-column: 1;
+    grid-row: 1;
+    display: flex;
+    flex-direction: column;
+    gap: 0.75rem;
+    min-height: 0;
+    padding: 0.75rem;
+    background: var(--_color-surface);
+    border-right: 1px solid var(--_color-border);
+  }
+  .brand {
+    display: flex;
+    align-items: center;
+    gap: 0.6rem;
+    min-height: 2.25rem;
+    padding: 0 0.25rem;
+    font-weight: 650;
+  }
+  .brand-name {
+    flex: 1;
+  }
+  .new-chat {
+    justify-content: center;
+    width: 100%;
+    padding: 0.55em 0.8em;
+    background: var(--_color-bg);
+    font-weight: 600;
+  }
+  .history {
+    flex: 1;
+    min-height: 0;
+    overflow-y: auto;
+    margin: 0 -0.25rem;
+  }
+  .history ul {
+    list-style: none;
+    margin: 0;
+    padding: 0 0.25rem;
+  }
+  .history li {
+    display: flex;
+    align-items: center;
+    gap: 0.25rem;
+    border-radius: calc(var(--_radius) * 0.75);
+  }
+  .history li:hover,
+  .history li.current {
+    background: color-mix(in srgb, var(--_color-fg) 7%, transparent);
+  }
+  .history a {
+    flex: 1;
+    min-width: 0;
+    padding: 0.45em 0.6em;
+    color: inherit;
+    text-decoration: none;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    border-radius: inherit;
+  }
+  .history li.current a {
+    font-weight: 600;
+  }
+  .history li .icon-button {
+    visibility: hidden;
+  }
+  .history li:hover .icon-button,
+  .history li:focus-within .icon-button {
+    visibility: visible;
+  }
+  .sidebar-foot {
+    padding: 0 0.25rem;
+  }
+  .model-badge {
+    display: inline-block;
+    max-width: 100%;
+    padding: 0.2em 0.65em;
+    border: 1px solid var(--_color-border);
+    border-radius: 999px;
+    font-size: 0.8em;
+    color: var(--_color-muted);
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .model-badge.scripted {
+    color: var(--_color-warning);
+    border-color: color-mix(in srgb, var(--_color-warning) 45%, transparent);
+  }
+
+  /* The chat. */
+  main {
+    grid-column: 2;
+    grid-row: 1;
+    display: flex;
+    flex-direction: column;
+    min-width: 0;
+    min-height: 0;
+  }
+  .topbar {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.35rem 0.5rem;
+    min-height: var(--topbar-height);
+    padding: 0.5rem 0.75rem;
+    border-bottom: 1px solid var(--_color-border);
+  }
+  .chat-title {
+    flex: 1;
+    min-width: 0;
+    margin: 0;
+    font-size: 1rem;
+    font-weight: 600;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .pickers {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    min-width: 0;
+  }
+  .pickers pi-model-picker {
+    --max-width: 16rem;
+    min-width: 0;
+  }
+  .actions {
+    display: flex;
+    align-items: center;
+    gap: 0.15rem;
+  }
+  pi-chat {
+    flex: 1;
+    min-height: 0;
+  }
+
+  /* Problems and notices above the chat. */
+  .banner {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 0.75rem;
+    padding: 0.6rem 1rem;
+    border-bottom: 1px solid var(--_color-border);
+    background: color-mix(in srgb, var(--_color-accent) 8%, var(--_color-bg));
+  }
+  .banner.alert {
+    background: color-mix(in srgb, var(--_color-warning) 14%, var(--_color-bg));
+  }
+  .banner.alert .icon {
+    color: var(--_color-warning);
+  }
+  .banner.quiet {
+    background: var(--_color-bg);
+    color: var(--_color-muted);
+    font-size: 0.9em;
+  }
+  .banner-text {
+    flex: 1 1 14rem;
+  }
+  .banner-actions {
+    display: flex;
+    gap: 0.5rem;
+  }
+
+  /* The empty state. */
+  .welcome {
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    text-align: center;
+    padding: clamp(1rem, 8vh, 5rem) 0.5rem 1rem;
+  }
+  .welcome h2 {
+    margin: 0.9rem 0 0.4rem;
+    font-size: 1.5rem;
+    font-weight: 650;
+  }
+  .welcome p {
+    margin: 0 0 1.5rem;
+    max-width: 34rem;
+    color: var(--_color-muted);
+  }
+  .suggestions {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr));
+    gap: 0.6rem;
+    width: 100%;
+    max-width: 44rem;
+  }
+  .suggestion {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 0.3rem;
+    width: 100%;
+    height: 100%;
+    padding: 0.7rem 0.85rem;
+    text-align: start;
+    white-space: normal;
+    background: var(--_color-bg);
+    border-radius: var(--_radius);
+  }
+  .suggestion:hover {
+    background: var(--_color-surface);
+  }
+  .suggestion-title {
+    font-weight: 600;
+  }
+  .suggestion code {
+    font-family: var(--_font-mono);
+    font-size: 0.8em;
+    color: var(--_color-muted);
+    overflow-wrap: anywhere;
+  }
+
+  /* The session panel. */
+  .panel {
+    grid-column: 3;
+    grid-row: 1;
+    width: var(--panel-width);
+    min-height: 0;
+    overflow-y: auto;
+    padding: 0 1rem 1rem;
+    border-left: 1px solid var(--_color-border);
+    background: var(--_color-bg);
+  }
+  .panel-head {
+    position: sticky;
+    top: 0;
+    z-index: 1;
+    display: flex;
+    align-items: center;
+    min-height: var(--topbar-height);
+    margin: 0 -1rem 0.5rem;
+    padding: 0.5rem 0.5rem 0.5rem 1rem;
+    background: var(--_color-bg);
+    border-bottom: 1px solid var(--_color-border);
+  }
+  .panel h2 {
+    flex: 1;
+    margin: 0;
+    font-size: 1rem;
+  }
+  .panel section {
+    margin-bottom: 1.25rem;
+  }
+  .panel h3 {
+    margin: 0.75rem 0 0.5rem;
+    font-size: 0.78rem;
+    font-weight: 650;
+    text-transform: uppercase;
+    letter-spacing: 0.05em;
+    color: var(--_color-muted);
+  }
+  .switch {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    cursor: pointer;
+    font-size: 0.9em;
+  }
+  .switch input {
+    width: 1rem;
+    height: 1rem;
+    margin: 0;
+    accent-color: var(--_color-accent);
+  }
+
+  /* The token screen. */
+  .token-screen {
+    grid-column: 1 / -1;
+    display: grid;
+    place-items: center;
+    padding: 1rem;
+    overflow-y: auto;
+  }
+  .card {
+    width: min(32rem, 100%);
+    padding: 2rem;
+    border: 1px solid var(--_color-border);
+    border-radius: calc(var(--_radius) * 1.5);
+    background: var(--_color-bg);
+    box-shadow: 0 0.5rem 2rem color-mix(in srgb, var(--_color-fg) 8%, transparent);
+  }
+  .card h1 {
+    margin: 1rem 0 0.5rem;
+    font-size: 1.3rem;
+  }
+  .card p {
+    margin: 0 0 1.25rem;
+    color: var(--_color-muted);
+  }
+  .card label {
+    display: block;
+    margin-bottom: 0.35rem;
+    font-weight: 600;
+    font-size: 0.9em;
+  }
+  .card .row {
+    display: flex;
+    gap: 0.5rem;
+  }
+  .card input {
+    flex: 1;
+    min-width: 0;
+    padding: 0.45em 0.7em;
+    border: 1px solid var(--_color-border);
+    border-radius: calc(var(--_radius) * 0.75);
+    background: var(--_color-bg);
+    font-family: var(--_font-mono);
+    font-size: 0.9em;
+  }
+  .card input[aria-invalid="true"] {
+    border-color: var(--_color-danger);
+  }
+  .card .hint,
+  .card .error {
+    margin: 0.5rem 0 0;
+    font-size: 0.85em;
+  }
+  .card .error {
+    color: var(--_color-danger);
+  }
+
+  /* Overlays: the scrim behind a drawer. */
+  .scrim {
+    display: none;
+  }
+
+  @media (max-width: 1099.98px) {
+    :host {
+      grid-template-columns: var(--sidebar-width) minmax(0, 1fr);
+    }
+    .panel {
+      position: fixed;
+      inset: 0 0 0 auto;
+      z-index: 20;
+      width: min(var(--panel-width), 92vw);
+      box-shadow: -0.5rem 0 2rem color-mix(in srgb, black 25%, transparent);
+    }
+    .scrim.shown {
+      display: block;
+      position: fixed;
+      inset: 0;
+      z-index: 15;
+      background: color-mix(in srgb, black 40%, transparent);
+    }
+  }
+
+  @media (max-width: 719.98px) {
+    :host {
+      grid-template-columns: minmax(0, 1fr);
+    }
+    main {
+      grid-column: 1;
+    }
+    .sidebar {
+      position: fixed;
+      inset: 0 auto 0 0;
+      z-index: 30;
+      width: min(18rem, 85vw);
+      transform: translateX(-100%);
+      visibility: hidden;
+      transition:
+        transform 0.2s ease,
+        visibility 0s linear 0.2s;
+      box-shadow: 0.5rem 0 2rem color-mix(in srgb, black 25%, transparent);
+    }
+    .sidebar.open {
+      transform: none;
+      visibility: visible;
+      transition: transform 0.2s ease;
+    }
+    .scrim.nav {
+      z-index: 25;
+    }
+    .topbar {
+      padding: 0.4rem 0.5rem;
+    }
+    /* The pickers take a row of their own under the title. */
+    .pickers {
+      order: 1;
+      flex: 1 0 100%;
+    }
+    .pickers pi-model-picker {
+      --max-width: 100%;
+      flex: 1;
+    }
+    .pickers pi-model-picker::part(select) {
+      flex: 1;
+    }
+    /* The empty state fits one screen: two columns of titles. */
+    .welcome {
+      padding-top: 1rem;
+    }
+    .welcome .logo.large {
+      display: none;
+    }
+    .welcome h2 {
+      margin-top: 0;
+      font-size: 1.25rem;
+    }
+    .welcome p {
+      margin-bottom: 1rem;
+      font-size: 0.9em;
+    }
+    .suggestions {
+      grid-template-columns: 1fr 1fr;
+      gap: 0.5rem;
+    }
+    .suggestion {
+      padding: 0.55rem 0.7rem;
+    }
+    .suggestion code {
+      display: none;
+    }
+    .history li .icon-button {
+      visibility: visible;
+    }
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .sidebar,
+    .sidebar.open {
+      transition: none;
+    }
+  }
+`;

@@ -1,0 +1,31 @@
+/**
+ * The shell's icons, from Lucide (`lucide-static`: each icon is an SVG string, and only the ones
+ * imported here are bundled). They are constants of this module, never user input.
+ */
+import { html, type TemplateResult } from "lit";
+import { unsafeHTML } from "lit/directives/unsafe-html.js";
+import {
+  Menu,
+  MessageSquarePlus,
+  Moon,
+  PanelRight,
+  RotateCw,
+  Sun,
+  TriangleAlert,
+  X,
+} from "lucide-static";
+
+const svg = (source: string): TemplateResult =>
+  html`<span class="icon" aria-hidden="true">${unsafeHTML(source)}</span>`;
+
+/** The icons by what they mean in the shell. */
+export const icons = {
+  menu: svg(Menu),
+  newChat: svg(MessageSquarePlus),
+  dark: svg(Moon),
+  light: svg(Sun),
+  panel: svg(PanelRight),
+  reload: svg(RotateCw),
+  warning: svg(TriangleAlert),
+  close: svg(X),
+} as const;
