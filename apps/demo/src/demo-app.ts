@@ -36,9 +36,6 @@ const LAST_SESSION_KEY = "pi-kit-demo:session";
 const NARROW = matchMedia("(max-width: 719.98px)");
 const COMPACT = matchMedia("(max-width: 1099.98px)");
 
-// Internal notices (pi's system prompt updates) are hidden unless the visitor asks for them.
-const hideInternal = { roles: { system: () => nothing } };
-
 export class DemoApp extends LitElement {
   static override styles = [tokenStyles, shellStyles];
   static override properties = {
@@ -258,8 +255,8 @@ export class DemoApp extends LitElement {
 
   #forked(event: PiForkedEvent): void {
     if (event.cancelled) return;
+    // The client brings the transcript to the new branch by itself (session_changed).
     this.#chat?.composer?.setText(event.text);
-    void this.connection?.client.session.resync();
   }
 
   #setPreferences(change: Partial<Preferences>): void {
@@ -362,7 +359,8 @@ export class DemoApp extends LitElement {
           ${this.#banner()}
           <pi-chat
             .client=${client}
-            .renderers=${this.preferences.internalNotices ? undefined : hideInternal}
+            ?show-internal=${this.preferences.internalNotices}
+            notify
             lang=${lang}
           >
             ${this.#welcome()}
