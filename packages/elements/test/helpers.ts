@@ -1,6 +1,6 @@
 import { createReplayTransport, PiClient, SessionModel } from "@pi-kit/client";
 import { parseTranscript } from "@pi-kit/protocol";
-import type { PiChat } from "../src/index.ts";
+import type { PiChat, PiDialog } from "../src/index.ts";
 
 /** Waits for the next animation frame. */
 export const nextFrame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));
@@ -87,12 +87,18 @@ async function answerDialog(
   chat: PiChat,
   response: { value?: string; confirmed?: boolean },
 ): Promise<void> {
-  const dialog = chat.shadowRoot?.querySelector("pi-dialog");
-  if (!dialog) throw new Error("no built-in <pi-dialog>");
-  for (let i = 0; i < 100 && dialog.pending.length === 0; i++) {
+  // The built-in one above the composer, or the one in the card of a tool awaiting approval.
+  const showing = (): PiDialog | undefined =>
+    deepQueryAll<PiDialog>(chat.shadowRoot as ShadowRoot, "pi-dialog").find(
+      (d) => d.pending.length,
+    );
+  for (let i = 0; i < 100 && showing() === undefined; i++) {
     await new Promise((r) => setTimeout(r, 10));
-    dialog.flush();
+    chat.flush();
+    await settle(chat);
   }
+  const dialog = showing() ?? chat.shadowRoot?.querySelector("pi-dialog");
+  if (!dialog) throw new Error("no <pi-dialog>");
   await dialog.updateComplete;
   const reply = response.value ?? response.confirmed;
   if (reply === undefined) dialog.cancel();
@@ -111,7 +117,11 @@ export function fakeClient(): { client: PiClient; session: SessionModel; calls: 
     signal: new AbortController().signal,
     capabilities: { supports: () => false },
     // What the chat's built-in dialog and toasts use: a handler slot and an event subscription.
-    ui: { setDialogHandler: () => () => {}, answer: () => false, cancel: () => false },
+    ui: {
+      setDialogHandler: () => () => {},
+      answer: (id: string, value: unknown) => calls.push(["answer", id, String(value)]) > 0,
+      cancel: (id: string) => calls.push(["cancel", id]) > 0,
+    },
     on: () => () => {},
     prompt: async (text: string) => void calls.push(["prompt", text]),
     steer: async (text: string) => void calls.push(["steer", text]),

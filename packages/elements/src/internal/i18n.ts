@@ -173,7 +173,6 @@ export interface PiStrings {
   showAll: string;
   showLess: string;
   fileLines: string;
-  diffStats: string;
 }
 
 /** English (the fallback for missing keys and unknown languages). */
@@ -345,7 +344,6 @@ export const en: PiStrings = {
   showAll: "Show all {count} lines",
   showLess: "Show less",
   fileLines: "lines {from}–{to}",
-  diffStats: "+{added} −{removed}",
 };
 
 /** Simplified Chinese. */
@@ -516,7 +514,6 @@ export const zhCN: PiStrings = {
   showAll: "显示全部 {count} 行",
   showLess: "收起",
   fileLines: "第 {from}–{to} 行",
-  diffStats: "+{added} −{removed}",
 };
 
 /** The built-in tables by BCP 47 tag. */

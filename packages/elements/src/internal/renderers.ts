@@ -1,12 +1,12 @@
-import type { ToolExecution } from "@pi-kit/client";
+import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { AgentMessage, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
 import type { PiStrings } from "./i18n.ts";
 
 /** Anything a Lit template can render (a `TemplateResult`, a string, `nothing`, a node…). */
 export type Renderable = unknown;
 
-/** Where a tool call is in its life. */
-export type ToolStatus = "preparing" | "pending" | "running" | "done" | "error";
+/** Where a tool call is in its life (`awaiting`: an extension asks the user before it runs). */
+export type ToolStatus = "preparing" | "pending" | "awaiting" | "running" | "done" | "error";
 
 /** What a tool renderer receives. */
 export interface ToolRenderContext {
@@ -50,4 +50,6 @@ export interface PiRenderers {
 export interface ToolSlot {
   readonly execution: ToolExecution | undefined;
   readonly result: ToolResultMessage | undefined;
+  /** The extension dialog the call waits on, if any. */
+  readonly dialog?: PendingDialog | undefined;
 }

@@ -61,12 +61,13 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
         case "toolCall": {
           const slot = c.tools?.[toolIndex++];
           return html`<pi-tool-call
-            exportparts="tool-call, tool-header, tool-arguments, tool-output, image"
+            exportparts="tool-call, tool-header, tool-arguments, tool-output, image, diff, file, file-view, show-all, dialog"
             .call=${block}
             .execution=${slot?.execution}
             .result=${slot?.result}
             .strings=${s}
             .renderer=${c.renderers?.tools?.[block.name]}
+            .dialog=${slot?.dialog}
             ?streaming=${live && "partialArguments" in block}
           ></pi-tool-call>`;
         }

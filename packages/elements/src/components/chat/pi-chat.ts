@@ -24,6 +24,7 @@ import { BashRunFilter } from "./bash-runs.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
 import { statusBar, UsageTotals } from "./status-bar.ts";
+import { dialogOwners } from "./tool-dialogs.ts";
 import { ToolIndex } from "./tool-index.ts";
 import { TranscriptFilter } from "./transcript-filter.ts";
 
@@ -263,6 +264,10 @@ export class PiChat extends LitElement {
     const shown = this.#transcript.of(messages, this.showInternal);
     const streaming = snapshot?.streamingMessage;
     const executions = snapshot?.toolExecutions ?? new Map();
+    // A dialog a tool waits on is shown in its card instead of above the composer.
+    const toolDialogs = this.noDialogs
+      ? undefined
+      : dialogOwners(snapshot?.dialogs ?? [], executions);
     const widgets = [...(snapshot?.ui.widgets ?? [])];
     const queue = snapshot?.queue;
     const queued = (queue?.steering.length ?? 0) + (queue?.followUp.length ?? 0);
@@ -286,6 +291,7 @@ export class PiChat extends LitElement {
               exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
               .messages=${shown}
               .toolExecutions=${executions}
+              .toolDialogs=${toolDialogs}
               .strings=${s}
               .renderers=${this.renderers}
               .pageSize=${this.pageSize}
@@ -302,7 +308,7 @@ export class PiChat extends LitElement {
                     streaming
                     exportparts="bubble, text, thinking, image, error, notice, code-block, tool-call, tool-header, tool-arguments, tool-output"
                     .message=${streaming}
-                    .tools=${this.#tools.slotsFor(streaming, executions)}
+                    .tools=${this.#tools.slotsFor(streaming, executions, toolDialogs)}
                     .strings=${s}
                     .renderers=${this.renderers}
                   ></pi-message>`
@@ -336,6 +342,7 @@ export class PiChat extends LitElement {
                 exportparts="panel:dialog"
                 .client=${connection?.client}
                 .session=${connection?.session}
+                .dialogs=${toolDialogs?.size ? snapshot?.dialogs.filter((d) => ![...toolDialogs.values()].includes(d)) : undefined}
                 .strings=${this.strings}
               ></pi-dialog>`
         }

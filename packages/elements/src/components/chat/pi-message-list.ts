@@ -1,4 +1,4 @@
-import type { ToolExecution } from "@pi-kit/client";
+import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
@@ -37,6 +37,7 @@ export class PiMessageList extends LitElement {
   static override properties = {
     messages: { attribute: false },
     toolExecutions: { attribute: false },
+    toolDialogs: { attribute: false },
     strings: { attribute: false },
     renderers: { attribute: false },
     pageSize: { type: Number, attribute: "page-size" },
@@ -48,6 +49,8 @@ export class PiMessageList extends LitElement {
   declare messages: readonly AgentMessage[];
   /** Live tool executions of the latest run. */
   declare toolExecutions: ReadonlyMap<string, ToolExecution>;
+  /** The extension dialog each tool call waits on, by tool call id (shown in its card). */
+  declare toolDialogs: ReadonlyMap<string, PendingDialog> | undefined;
   /** UI strings. */
   declare strings: PiStrings;
   /** Custom renderers. */
@@ -122,7 +125,7 @@ export class PiMessageList extends LitElement {
       ([, message]) => html`<pi-message
         exportparts="bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
         .message=${message}
-        .tools=${tools.slotsFor(message, executions)}
+        .tools=${tools.slotsFor(message, executions, this.toolDialogs)}
         .strings=${this.strings}
         .renderers=${this.renderers}
       ></pi-message>`,

@@ -40,8 +40,20 @@ export const toolCallStyles = css`
     color: var(--_color-muted);
     white-space: nowrap;
   }
-  .error .status {
+  .error .status,
+  .exit.failed {
     color: var(--_color-danger);
+  }
+  .awaiting {
+    border-color: var(--_color-warning);
+  }
+  .awaiting .status {
+    color: var(--_color-warning);
+    font-weight: 600;
+  }
+  pi-dialog {
+    display: block;
+    padding: 0 0.5em 0.5em;
   }
   .done .status {
     color: var(--_color-success);
@@ -61,6 +73,73 @@ export const toolCallStyles = css`
     overflow-wrap: anywhere;
     max-height: 24em;
     overflow: auto;
+  }
+  .command,
+  .exit,
+  .note,
+  .read > summary {
+    color: var(--_color-muted);
+    font-size: 0.85em;
+  }
+  .show-all {
+    margin-top: 0.3em;
+    font-size: 0.85em;
+    padding: 0.1em 0.6em;
+  }
+  .rows,
+  .file {
+    font-family: var(--_font-mono);
+    font-size: 0.85em;
+    overflow: auto;
+    max-height: 30em;
+    line-height: 1.45;
+  }
+  .row {
+    display: grid;
+    grid-template-columns: auto auto 1.2em 1fr;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .num,
+  .gutter {
+    color: var(--_color-muted);
+    text-align: right;
+    padding-right: 0.6em;
+    min-width: 2.5em;
+    user-select: none;
+  }
+  .add {
+    background: color-mix(in srgb, var(--_color-success) 14%, transparent);
+  }
+  .del {
+    background: color-mix(in srgb, var(--_color-danger) 14%, transparent);
+  }
+  .gap {
+    color: var(--_color-muted);
+  }
+  .added {
+    color: var(--_color-success);
+  }
+  .removed {
+    color: var(--_color-danger);
+  }
+  .file {
+    display: flex;
+  }
+  .file pre {
+    overflow: visible;
+    max-height: none;
+  }
+  .file .code {
+    white-space: pre;
+    flex: 1;
+  }
+  .read > summary {
+    cursor: pointer;
+    padding: 0;
+  }
+  .error-text {
+    color: var(--_color-danger);
   }
   img {
     max-width: 100%;

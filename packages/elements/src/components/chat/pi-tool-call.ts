@@ -1,20 +1,55 @@
-import type { ToolExecution } from "@pi-kit/client";
+import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { ImageContent, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import { formatSeconds, imageUrl, textOf } from "../../internal/format.ts";
+import { highlightLater } from "../../internal/highlight-later.ts";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
-import type { ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
+import type { ToolRenderContext, ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
+import { syntaxStyles } from "../markdown/pi-markdown.styles.ts";
 import { toolCallStyles } from "./pi-tool-call.styles.ts";
+import { clipRows } from "./tool-views/clip.ts";
+import { executionOutput, type ToolView } from "./tool-views/view.ts";
+
+// The built-in views of pi's own tools, each loaded the first time a card needs it.
+const VIEWS: Readonly<Record<string, () => Promise<ToolView>>> = {
+  bash: () => import("./tool-views/bash-view.ts").then((m) => m.bashView),
+  edit: () => import("./tool-views/edit-view.ts").then((m) => m.editView),
+  write: () => import("./tool-views/file-view.ts").then((m) => m.writeView),
+  read: () => import("./tool-views/file-view.ts").then((m) => m.readView),
+};
+const views = new Map<string, ToolView>();
+const loadingViews = new Map<string, Promise<void>>();
+
+/** The built-in view of a tool, or `undefined` (for now, if it is still loading: `loaded` runs when it is). */
+function builtInView(name: string, loaded: () => void): ToolView | undefined {
+  const view = views.get(name);
+  const load = VIEWS[name];
+  if (view !== undefined || load === undefined) return view;
+  let loading = loadingViews.get(name);
+  if (loading === undefined) {
+    loading = load().then(
+      (v) => void views.set(name, v),
+      () => void loadingViews.delete(name),
+    );
+    loadingViews.set(name, loading);
+  }
+  void loading.then(loaded);
+  return undefined;
+}
 
 /** Arguments worth showing in the header, by common tool name. */
 const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"];
 
 /**
  * One tool call: its arguments as they stream, then the live output, then the result or error,
- * with a status and a duration. A `<details>` element keeps it keyboard-operable and announces
- * its expanded state; it starts open while the tool runs.
+ * with a status and a duration. pi's own tools get their own views (loaded lazily): `edit` as a
+ * diff with line numbers, `write` and `read` as highlighted files (`read` collapsed), `bash` with
+ * its ANSI colours and exit code. Finished output stays visible, clipped to a few lines with
+ * "show all". A tool waiting for the user's answer to an extension's dialog says "awaiting
+ * approval" and shows that dialog in the card. A `<details>` element keeps it keyboard-operable
+ * and announces its expanded state.
  *
  * @tagname pi-tool-call
  * @summary A tool call card.
@@ -22,11 +57,17 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @csspart tool-header - The summary line: name, argument summary, status, duration.
  * @csspart tool-arguments - The arguments block.
  * @csspart tool-output - The live output or result block.
+ * @csspart diff - The diff of an `edit`.
+ * @csspart file - The lines of a file (`write`, `read`).
+ * @csspart file-view - The collapsible file of a `read`.
+ * @csspart show-all - The button that shows clipped output in full, or clips it again.
+ * @csspart dialog - The dialog panel of a tool awaiting approval.
  * @cssstate running - The tool is preparing or running.
+ * @cssstate awaiting - The tool waits for the user's answer.
  * @cssstate error - The tool failed.
  */
 export class PiToolCall extends LitElement {
-  static override styles = [tokenStyles, baseStyles, toolCallStyles];
+  static override styles = [tokenStyles, baseStyles, syntaxStyles, toolCallStyles];
   static override properties = {
     call: { attribute: false },
     execution: { attribute: false },
@@ -34,6 +75,8 @@ export class PiToolCall extends LitElement {
     streaming: { type: Boolean },
     strings: { attribute: false },
     renderer: { attribute: false },
+    dialog: { attribute: false },
+    expanded: { state: true },
   };
 
   /** The tool call block of the assistant message. */
@@ -48,6 +91,13 @@ export class PiToolCall extends LitElement {
   declare strings: PiStrings;
   /** A custom body renderer for this tool. */
   declare renderer: ToolRenderer | undefined;
+  /** The extension dialog this call waits on (shown in the card), if any. */
+  declare dialog: PendingDialog | undefined;
+  /**
+   * Clipped output is shown in full.
+   * @internal
+   */
+  declare expanded: boolean;
 
   readonly #internals = this.attachInternals();
   #startedAt: number | undefined;
@@ -57,6 +107,7 @@ export class PiToolCall extends LitElement {
     super();
     this.streaming = false;
     this.strings = en;
+    this.expanded = false;
   }
 
   /** The call's current status. */
@@ -65,6 +116,7 @@ export class PiToolCall extends LitElement {
     const failed = this.result?.isError ?? this.execution?.status === "error";
     if (this.result !== undefined || this.execution?.status === "done" || failed)
       return failed ? "error" : "done";
+    if (this.dialog !== undefined) return "awaiting";
     return this.execution?.status === "running" ? "running" : "pending";
   }
 
@@ -77,32 +129,53 @@ export class PiToolCall extends LitElement {
     const states = this.#internals.states;
     states.clear();
     if (status === "preparing" || status === "running") states.add("running");
+    if (status === "awaiting") states.add("awaiting");
     if (status === "error") states.add("error");
     const partial = "partialArguments" in call ? String(call.partialArguments) : undefined;
     const ms = this.execution?.durationMs ?? this.result?.durationMs ?? this.#measuredMs;
     const label = {
       preparing: s.toolPreparing,
       pending: s.toolPending,
+      awaiting: s.awaitingApproval,
       running: s.toolRunning,
       done: s.toolDone,
       error: s.toolError,
     }[status];
-    const custom = this.renderer?.({
+    const context: ToolRenderContext = {
       call,
       partialArguments: partial,
       execution: this.execution,
       result: this.result,
       status,
       strings: s,
-    });
-    return html`<details part="tool-call" class=${status} ?open=${status !== "done"}>
+    };
+    const body =
+      this.renderer?.(context) ??
+      builtInView(call.name, () => this.requestUpdate())?.({
+        ...context,
+        expanded: this.expanded,
+        toggle: () => {
+          this.expanded = !this.expanded;
+        },
+      }) ??
+      this.#defaultBody(call, partial);
+    return html`<details part="tool-call" class=${status} open>
       <summary part="tool-header">
         <span class="name">${call.name || "tool"}</span>
         <span class="summary">${summaryOf(call, partial)}</span>
         <span class="status">${label}${ms === undefined ? "" : ` · ${format(s.seconds, { seconds: formatSeconds(ms) })}`}</span>
       </summary>
-      ${custom === undefined ? this.#defaultBody(call, partial) : custom}
+      ${body}
+      ${
+        this.dialog !== undefined && status === "awaiting"
+          ? html`<pi-dialog passive exportparts="panel:dialog" .dialogs=${[this.dialog]} .strings=${s}></pi-dialog>`
+          : nothing
+      }
     </details>`;
+  }
+
+  protected override updated(): void {
+    highlightLater(this.renderRoot);
   }
 
   #defaultBody(call: ToolCall, partial: string | undefined): unknown {
@@ -110,20 +183,27 @@ export class PiToolCall extends LitElement {
     const args =
       partial ??
       (Object.keys(call.arguments).length ? JSON.stringify(call.arguments, null, 2) : "");
-    const output = this.result?.content ?? outputOf(this.execution);
+    const output = this.result?.content ?? executionOutput(this.execution);
     const text = textOf(output);
     const images = Array.isArray(output)
       ? (output as readonly { type?: string }[]).filter(
           (b): b is ImageContent => b?.type === "image",
         )
       : [];
+    const { shown, toggle } = clipRows(text ? text.split("\n") : [], {
+      expanded: this.expanded,
+      toggle: () => {
+        this.expanded = !this.expanded;
+      },
+      strings: s,
+    });
     return html`${
       args
         ? html`<div class="section"><div class="label">${s.toolArguments}</div><pre part="tool-arguments">${args}</pre></div>`
         : nothing
     }${
       text || images.length
-        ? html`<div class="section"><div class="label">${this.result ? s.toolResult : s.toolOutput}</div><pre part="tool-output" class="output">${text}</pre>${images.map(
+        ? html`<div class="section"><div class="label">${this.result ? s.toolResult : s.toolOutput}</div><pre part="tool-output" class="output">${shown.join("\n")}</pre>${toggle}${images.map(
             (image, index) => {
               const src = imageUrl(image);
               return src
@@ -145,13 +225,6 @@ export class PiToolCall extends LitElement {
     )
       this.#measuredMs = performance.now() - this.#startedAt;
   }
-}
-
-function outputOf(execution: ToolExecution | undefined): unknown {
-  const value = execution?.result ?? execution?.partialResult;
-  return value !== null && typeof value === "object" && "content" in value
-    ? value.content
-    : undefined;
 }
 
 function summaryOf(call: ToolCall, partial: string | undefined): string {

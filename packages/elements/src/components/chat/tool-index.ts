@@ -1,6 +1,8 @@
-import type { ToolExecution } from "@pi-kit/client";
+import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "@pi-kit/protocol";
 import type { ToolSlot } from "../../internal/renderers.ts";
+
+const NO_DIALOGS: ReadonlyMap<string, PendingDialog> = new Map();
 
 /**
  * Pairs tool calls with their results across the history, indexing only appended messages
@@ -37,16 +39,24 @@ export class ToolIndex {
     return message.role === "toolResult" && this.calls.has(message.toolCallId);
   }
 
-  /** The slots of an assistant message's tool calls; the same array while nothing changed. */
+  /**
+   * The slots of an assistant message's tool calls, with the dialog each waits on (by tool call
+   * id); the same array while nothing changed.
+   */
   slotsFor(
     message: AgentMessage,
     executions: ReadonlyMap<string, ToolExecution>,
+    dialogs: ReadonlyMap<string, PendingDialog> = NO_DIALOGS,
   ): readonly ToolSlot[] | undefined {
     if (message.role !== "assistant") return undefined;
     const next: ToolSlot[] = [];
     for (const block of message.content) {
       if (block.type === "toolCall")
-        next.push({ execution: executions.get(block.id), result: this.results.get(block.id) });
+        next.push({
+          execution: executions.get(block.id),
+          result: this.results.get(block.id),
+          dialog: dialogs.get(block.id),
+        });
     }
     if (next.length === 0) return undefined;
     const cached = this.#slots.get(message);
@@ -54,7 +64,10 @@ export class ToolIndex {
       cached !== undefined &&
       cached.length === next.length &&
       cached.every(
-        (slot, i) => slot.execution === next[i]?.execution && slot.result === next[i]?.result,
+        (slot, i) =>
+          slot.execution === next[i]?.execution &&
+          slot.result === next[i]?.result &&
+          slot.dialog === next[i]?.dialog,
       )
     )
       return cached;

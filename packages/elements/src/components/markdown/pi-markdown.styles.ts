@@ -1,6 +1,6 @@
 import { css } from "lit";
 
-/** Typography for rendered markdown, plus the syntax-highlighting token colours. */
+/** Typography for rendered markdown. */
 export const markdownContentStyles = css`
   .md {
     overflow-wrap: anywhere;
@@ -132,6 +132,10 @@ export const markdownContentStyles = css`
     border: 0;
     border-top: 1px solid var(--_color-border);
   }
+`;
+
+/** Colours of the highlighter's tokens (markdown code blocks, files in tool cards). */
+export const syntaxStyles = css`
   .shj-syn-kwd,
   .shj-syn-err {
     color: var(--_syntax-keyword);

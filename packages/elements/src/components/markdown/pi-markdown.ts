@@ -1,27 +1,19 @@
 import { html, LitElement, type PropertyValues } from "lit";
 import { guard } from "lit/directives/guard.js";
+import { highlightLater } from "../../internal/highlight-later.ts";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import { renderBlock, renderMarkdown } from "../../internal/markdown.ts";
 import { MarkdownBlocks, startsList } from "../../internal/markdown-blocks.ts";
 import { loadCompletion, loadMarkdown, markdownLexer } from "../../internal/markdown-loader.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-import { markdownContentStyles } from "./pi-markdown.styles.ts";
+import { markdownContentStyles, syntaxStyles } from "./pi-markdown.styles.ts";
 
 // Finished blocks are rendered in groups of this many.
 const GROUP = 16;
 
 function blockClass(source: string): string {
   return startsList(source) ? "block list" : "block";
-}
-
-function highlightCode(block: HTMLElement): void {
-  const codes = block.querySelectorAll<HTMLElement>("code[data-lang]:not([data-hl])");
-  // The highlighter loads with the first code block.
-  if (codes.length > 0)
-    void import("../../internal/highlight.ts").then(({ highlightElement }) =>
-      codes.forEach(highlightElement),
-    );
 }
 
 /**
@@ -43,7 +35,7 @@ function highlightCode(block: HTMLElement): void {
  * @cssproperty [--pi-color-code-bg=#f4f5f7] - Background of code.
  */
 export class PiMarkdown extends LitElement {
-  static override styles = [tokenStyles, baseStyles, markdownContentStyles];
+  static override styles = [tokenStyles, baseStyles, markdownContentStyles, syntaxStyles];
   static override properties = {
     text: { type: String },
     streaming: { type: Boolean, reflect: true },
@@ -137,7 +129,7 @@ export class PiMarkdown extends LitElement {
           fillImages(block, imageHosts, (host) => format(strings.loadImage, { host })),
         );
       }
-      if (block.dataset.done !== undefined) highlightCode(block);
+      if (block.dataset.done !== undefined) highlightLater(block);
     }
     this.#seen = finished;
   }
