@@ -3,9 +3,11 @@
  * Lit custom elements for the pi coding agent. This entry exports the classes without
  * registering any tag; import `@pi-kit/elements/define` to register them all.
  */
+
+export { PiEditEvent, PiRetryEvent } from "./components/chat/message-events.ts";
 export { PiChat } from "./components/chat/pi-chat.ts";
 export { ComposerSubmitEvent, PiComposer } from "./components/chat/pi-composer.ts";
-export { PiMessage } from "./components/chat/pi-message.ts";
+export { type MessageAction, PiMessage } from "./components/chat/pi-message.ts";
 export { PiMessageList } from "./components/chat/pi-message-list.ts";
 export { PiToolCall } from "./components/chat/pi-tool-call.ts";
 export {

@@ -6,12 +6,14 @@ import type {
   PiCopyEvent,
   PiDialogAnswerEvent,
   PiDialogCancelEvent,
+  PiEditEvent,
   PiErrorEvent,
   PiForkEvent,
   PiForkedEvent,
   PiModelChangeEvent,
   PiNotifyEvent,
   PiRestoreQueueEvent,
+  PiRetryEvent,
   PiSendEvent,
   PiSessionCreateEvent,
   PiSessionDeletedEvent,
@@ -102,7 +104,14 @@ export const PiMessage = createComponent({
   tagName: "pi-message",
   elementClass: elements.PiMessage,
   react: React,
-  events: {},
+  events: {
+    /** Before the message is copied; cancelable. */
+    onPiCopy: "pi-copy" as EventName<PiCopyEvent>,
+    /** Before the answer is asked for again; cancelable. */
+    onPiRetry: "pi-retry" as EventName<PiRetryEvent>,
+    /** Before an edited message is sent; cancelable. */
+    onPiEdit: "pi-edit" as EventName<PiEditEvent>,
+  },
   displayName: "PiMessage",
 });
 

@@ -48,7 +48,13 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
   const s = c.strings;
   let toolIndex = 0;
   const last = message.content.length - 1;
+  // Before the first token: say the model is at work.
+  const pending =
+    c.streaming &&
+    !message.content.some((b) => (b.type === "text" ? b.text !== "" : true)) &&
+    message.stopReason !== "error";
   return html`<div class="author sr-only">${s.assistant}</div>
+    ${pending ? html`<div part="pending" class="pending" role="status">${s.thinkingState}</div>` : nothing}
     ${message.content.map((block, index) => {
       const live = c.streaming && index === last;
       switch (block.type) {

@@ -288,10 +288,11 @@ export class PiChat extends LitElement {
           <div class="column">
             ${shown.length === 0 && streaming === undefined ? html`<slot name="empty"></slot>` : nothing}
             <pi-message-list
-              exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
+              exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output, actions, action, time"
               .messages=${shown}
               .toolExecutions=${executions}
               .toolDialogs=${toolDialogs}
+              ?actions=${state === "connected" && !(snapshot?.isRunning ?? false)}
               .strings=${s}
               .renderers=${this.renderers}
               .pageSize=${this.pageSize}

@@ -1,12 +1,16 @@
+import { ContextConsumer } from "@lit/context";
 import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { css, html, LitElement, nothing, type PropertyValues } from "lit";
 import { repeat } from "lit/directives/repeat.js";
+import { piConnectionContext } from "../../internal/context.ts";
+import { PiErrorEvent } from "../../internal/events.ts";
 import { en, format, type PiStrings } from "../../internal/i18n.ts";
 import { loadMarkdown } from "../../internal/markdown-loader.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
+import type { MessageAction } from "./pi-message.ts";
 import { ToolIndex } from "./tool-index.ts";
 
 const EMPTY_EXECUTIONS: ReadonlyMap<string, ToolExecution> = new Map();
@@ -40,6 +44,7 @@ export class PiMessageList extends LitElement {
     toolDialogs: { attribute: false },
     strings: { attribute: false },
     renderers: { attribute: false },
+    actions: { type: Boolean },
     pageSize: { type: Number, attribute: "page-size" },
     follow: { type: Boolean },
     start: { state: true },
@@ -55,6 +60,8 @@ export class PiMessageList extends LitElement {
   declare strings: PiStrings;
   /** Custom renderers. */
   declare renderers: PiRenderers | undefined;
+  /** Offers Retry on the last answer and Edit on user messages (through the provided client). */
+  declare actions: boolean;
   /** Messages rendered at first and added per "show earlier". */
   declare pageSize: number;
   /** Set while the reader is at the bottom: older messages may then leave the DOM again. */
@@ -63,6 +70,10 @@ export class PiMessageList extends LitElement {
   declare start: number;
 
   readonly #tools = new ToolIndex();
+  readonly #connection = new ContextConsumer(this, {
+    context: piConnectionContext,
+    subscribe: true,
+  });
   #initialized = false;
 
   constructor() {
@@ -71,6 +82,7 @@ export class PiMessageList extends LitElement {
     this.toolExecutions = EMPTY_EXECUTIONS;
     this.strings = en;
     this.renderers = undefined;
+    this.actions = false;
     this.pageSize = 60;
     this.follow = true;
     this.start = 0;
@@ -107,6 +119,10 @@ export class PiMessageList extends LitElement {
     const tools = this.#tools;
     const executions = this.toolExecutions;
     const visible: [number, AgentMessage][] = [];
+    let lastAnswer = -1;
+    for (let i = this.messages.length - 1; i >= 0 && lastAnswer < 0; i--)
+      if (this.messages[i]?.role === "assistant") lastAnswer = i;
+    const act = this.actions ? this.#act : undefined;
     for (let i = this.start; i < this.messages.length; i++) {
       const message = this.messages[i] as AgentMessage;
       if (tools.isPaired(message)) continue;
@@ -122,15 +138,30 @@ export class PiMessageList extends LitElement {
     }${repeat(
       visible,
       ([index]) => index,
-      ([, message]) => html`<pi-message
-        exportparts="bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output"
+      ([index, message]) => html`<pi-message
+        exportparts="bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output, actions, action, time"
         .message=${message}
+        .act=${act}
+        ?last=${index === lastAnswer}
         .tools=${tools.slotsFor(message, executions, this.toolDialogs)}
         .strings=${this.strings}
         .renderers=${this.renderers}
       ></pi-message>`,
     )}`;
   }
+
+  // Retry and Edit: fork at the user message and send it (again); loaded on first use.
+  readonly #act: MessageAction = (message, action, text) => {
+    const client = this.#connection.value?.client;
+    const messages = this.messages;
+    const index = messages.indexOf(message);
+    if (client === undefined || index < 0) return;
+    void import("./message-actions.ts")
+      .then(({ questionOf, resend }) =>
+        resend(client, messages, action === "retry" ? questionOf(messages, index) : index, text),
+      )
+      .catch((error: unknown) => this.dispatchEvent(new PiErrorEvent(action, error)));
+  };
 }
 
 declare global {

@@ -11,7 +11,76 @@ export const messageStyles = css`
   }
   :host([role-name="user"]) {
     display: flex;
+    flex-direction: column;
+    align-items: flex-end;
+  }
+  .actions {
+    display: flex;
+    gap: 0.2em;
+    align-items: center;
+    min-height: 1.8em;
+    color: var(--_color-muted);
+    font-size: 0.8em;
+    opacity: 0;
+    transition: opacity 0.15s;
+  }
+  :host(:hover) .actions,
+  .actions:focus-within {
+    opacity: 1;
+  }
+  @media (hover: none) {
+    .actions {
+      opacity: 1;
+    }
+  }
+  .action {
+    border-color: transparent;
+    background: none;
+    padding: 0.1em 0.5em;
+  }
+  .action[data-copied] > span {
+    display: none;
+  }
+  .action[data-copied]::after {
+    content: attr(data-done);
+    color: var(--_color-success);
+  }
+  time {
+    padding: 0 0.4em;
+  }
+  .editing {
+    display: flex;
+    flex-direction: column;
+    gap: 0.4em;
+    width: min(85%, 46em);
+  }
+  .editing textarea {
+    font: inherit;
+    color: inherit;
+    background: var(--_color-bg);
+    border: 1px solid var(--_color-border);
+    border-radius: calc(var(--_radius) * 0.75);
+    padding: 0.4em 0.6em;
+    resize: vertical;
+  }
+  .edit-actions {
+    display: flex;
     justify-content: flex-end;
+    gap: 0.4em;
+  }
+  .pending {
+    color: var(--_color-muted);
+    animation: pulse 1.4s ease-in-out infinite;
+  }
+  @keyframes pulse {
+    50% {
+      opacity: 0.45;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .pending {
+      animation: none;
+    }
   }
   .bubble.user {
     background: var(--_color-user);

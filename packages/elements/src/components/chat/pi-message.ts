@@ -1,18 +1,43 @@
 import type { AgentMessage } from "@pi-kit/protocol";
-import { LitElement, nothing } from "lit";
-import { en, type PiStrings } from "../../internal/i18n.ts";
+import { html, LitElement, nothing, type TemplateResult } from "lit";
+import { textOf } from "../../internal/format.ts";
+import { en, type PiStrings, resolveLang } from "../../internal/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
+import { PiEditEvent, PiRetryEvent } from "./message-events.ts";
 import { messageView } from "./message-views.ts";
 import { messageStyles } from "./pi-message.styles.ts";
+
+/** What a message's Retry and Edit buttons ask for; the message list does it. */
+export type MessageAction = (
+  message: AgentMessage,
+  action: "retry" | "edit",
+  text?: string,
+) => void;
+
+/** The markdown of an answer's text blocks, or a user message's text. */
+function copyText(message: AgentMessage): string {
+  if (message.role === "assistant")
+    return message.content
+      .flatMap((b) => (b.type === "text" && b.text ? [b.text] : []))
+      .join("\n\n");
+  return message.role === "user" ? textOf(message.content) : "";
+}
 
 /**
  * One message of the transcript, of any role. Its inputs are immutable snapshot objects, so an
  * unchanged message is never rendered again: Lit skips property sets with the same value.
+ * User messages and answers get actions, shown on hover or focus (always on touch screens): copy
+ * (an answer as markdown), the time it was sent, and, given an `act` callback, Edit (send a
+ * changed text from this point) and, on the last answer, Retry. While an answer streams, a caret
+ * follows the text, and "Thinking…" shows before its first token.
  *
  * @tagname pi-message
  * @summary One transcript message.
+ * @event pi-copy - Before the message is copied; cancelable. {@link PiCopyEvent}
+ * @event pi-retry - Before the answer is asked for again; cancelable. {@link PiRetryEvent}
+ * @event pi-edit - Before an edited message is sent; cancelable. {@link PiEditEvent}
  * @csspart bubble - The user's message bubble.
  * @csspart text - Assistant markdown text.
  * @csspart thinking - A thinking block (`details`).
@@ -20,6 +45,11 @@ import { messageStyles } from "./pi-message.styles.ts";
  * @csspart error - The error of a failed answer.
  * @csspart notice - System, compaction and branch summaries, aborts, custom messages.
  * @csspart bash - A direct shell command.
+ * @csspart actions - The row of message actions.
+ * @csspart action - Each action button.
+ * @csspart time - When the message was sent.
+ * @csspart editor - The text area of a message being edited.
+ * @csspart pending - "Thinking…" before an answer's first token.
  */
 export class PiMessage extends LitElement {
   static override styles = [tokenStyles, baseStyles, messageStyles];
@@ -29,6 +59,9 @@ export class PiMessage extends LitElement {
     strings: { attribute: false },
     tools: { attribute: false },
     renderers: { attribute: false },
+    act: { attribute: false },
+    last: { type: Boolean },
+    editing: { state: true },
   };
 
   /** The message to show. */
@@ -41,24 +74,129 @@ export class PiMessage extends LitElement {
   declare tools: readonly ToolSlot[] | undefined;
   /** Custom renderers. */
   declare renderers: PiRenderers | undefined;
+  /** Carries out Retry and Edit; without it those buttons are not shown (a read-only view). */
+  declare act: MessageAction | undefined;
+  /** This is the last answer (the one Retry replaces). */
+  declare last: boolean;
+  /**
+   * The user message is being edited.
+   * @internal
+   */
+  declare editing: boolean;
 
   constructor() {
     super();
     this.streaming = false;
     this.strings = en;
+    this.last = false;
+    this.editing = false;
   }
 
   protected override render(): unknown {
     const message = this.message;
     if (message === undefined) return nothing;
     this.setAttribute("role-name", message.role);
-    return messageView(message, {
+    if (this.editing && message.role === "user") return this.#editor(message);
+    return html`${messageView(message, {
       strings: this.strings,
       streaming: this.streaming,
       tools: this.tools,
       renderers: this.renderers,
-    });
+    })}${this.#actions(message)}`;
   }
+
+  protected override updated(): void {
+    if (this.editing) this.renderRoot.querySelector("textarea")?.focus();
+  }
+
+  #actions(message: AgentMessage): TemplateResult | typeof nothing {
+    if (this.streaming || (message.role !== "user" && message.role !== "assistant")) return nothing;
+    const s = this.strings;
+    const text = copyText(message);
+    const act = this.act;
+    return html`<div part="actions" class="actions">
+      ${time(message.timestamp, resolveLang(this))}
+      ${
+        text
+          ? html`<button type="button" part="action" class="action" data-done=${s.copied} @click=${(e: Event) => this.#copy(e, text)}><span>${s.copyMessage}</span></button>`
+          : nothing
+      }
+      ${
+        act && message.role === "user" && text
+          ? html`<button type="button" part="action" class="action" @click=${() => {
+              this.editing = true;
+            }}>${s.editMessage}</button>`
+          : nothing
+      }
+      ${
+        act && message.role === "assistant" && this.last
+          ? html`<button type="button" part="action" class="action" @click=${() => {
+              if (this.dispatchEvent(new PiRetryEvent(message))) act(message, "retry");
+            }}>${s.retry}</button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  #editor(message: AgentMessage): TemplateResult {
+    const s = this.strings;
+    const send = (): void => {
+      const text = this.renderRoot.querySelector("textarea")?.value.trim() ?? "";
+      if (text === "") return;
+      this.editing = false;
+      if (this.dispatchEvent(new PiEditEvent(message, text))) this.act?.(message, "edit", text);
+    };
+    return html`<form part="bubble" class="bubble user editing" @submit=${(e: Event) => {
+      e.preventDefault();
+      send();
+    }}>
+      <textarea part="editor" aria-label=${s.editMessage} rows="3" .value=${copyText(message)} @keydown=${(
+        e: KeyboardEvent,
+      ) => {
+        if (e.key === "Escape") {
+          e.stopPropagation();
+          this.editing = false;
+        } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) {
+          e.preventDefault();
+          send();
+        }
+      }}></textarea>
+      <div class="edit-actions">
+        <button type="button" @click=${() => {
+          this.editing = false;
+        }}>${s.editCancel}</button>
+        <button type="submit" class="primary">${s.editSend}</button>
+      </div>
+    </form>`;
+  }
+
+  #copy(event: Event, text: string): void {
+    const button = event.currentTarget as HTMLElement;
+    void import("../../internal/copy.ts").then(({ copyFromButton }) =>
+      copyFromButton(button, text, "message"),
+    );
+  }
+}
+
+const formats = new Map<string, [Intl.DateTimeFormat, Intl.DateTimeFormat]>();
+
+/** The time a message was sent: hours and minutes (with the date if not today), in full on hover. */
+function time(timestamp: number, lang: string): TemplateResult | typeof nothing {
+  if (!(timestamp > 0)) return nothing;
+  let pair = formats.get(lang);
+  if (pair === undefined) {
+    pair = [
+      new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" }),
+      new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" }),
+    ];
+    formats.set(lang, pair);
+  }
+  const date = new Date(timestamp);
+  const today = date.toDateString() === new Date().toDateString();
+  const short = today
+    ? pair[0].format(date)
+    : `${date.toLocaleDateString(lang, { month: "short", day: "numeric" })} ${pair[0].format(date)}`;
+  return html`<time part="time" datetime=${date.toISOString()} title=${pair[1].format(date)}>${short}</time>`;
 }
 
 declare global {

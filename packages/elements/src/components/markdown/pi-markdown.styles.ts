@@ -95,6 +95,23 @@ export const markdownContentStyles = css`
   .md .code pre {
     margin: 0;
   }
+  /* The caret that follows streaming text. */
+  :host([streaming]) .md > .block:last-child > :is(p, ul, ol):last-child::after {
+    content: "▍";
+    margin-left: 0.1em;
+    color: var(--_color-accent);
+    animation: caret 1s steps(2, start) infinite;
+  }
+  @keyframes caret {
+    to {
+      visibility: hidden;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    :host([streaming]) .md > .block:last-child > :last-child::after {
+      animation: none;
+    }
+  }
   .md .piece {
     display: block;
   }

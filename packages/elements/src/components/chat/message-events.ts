@@ -1,0 +1,40 @@
+import type { AgentMessage } from "@pi-kit/protocol";
+
+/**
+ * Fired by a message's Retry button before the answer is asked for again (pi has no regenerate:
+ * the chat forks at the user message before the answer and sends it again). Cancel it to do
+ * something else.
+ */
+export class PiRetryEvent extends Event {
+  /** The answer to replace. */
+  readonly message: AgentMessage;
+
+  constructor(message: AgentMessage) {
+    super("pi-retry", { bubbles: true, composed: true, cancelable: true });
+    this.message = message;
+  }
+}
+
+/**
+ * Fired when the user sends an edited message, before the chat forks at it and sends the new
+ * text (the old branch stays in the session tree). Cancel it to do something else.
+ */
+export class PiEditEvent extends Event {
+  /** The user message as it was. */
+  readonly message: AgentMessage;
+  /** The new text. */
+  readonly text: string;
+
+  constructor(message: AgentMessage, text: string) {
+    super("pi-edit", { bubbles: true, composed: true, cancelable: true });
+    this.message = message;
+    this.text = text;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    "pi-retry": PiRetryEvent;
+    "pi-edit": PiEditEvent;
+  }
+}
