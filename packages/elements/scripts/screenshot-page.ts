@@ -17,6 +17,7 @@ import { parseTranscript } from "@pi-kit/protocol";
 import "@pi-kit/elements/define";
 import { TOKENS } from "@pi-kit/elements";
 import { MemoryHistory, summary } from "../test/memory-history.ts";
+import { drawScene, RENDER_SCENES } from "./render-scenes.ts";
 
 type Theme = "light" | "dark";
 type Transcripts = Record<string, string>;
@@ -222,6 +223,21 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
   stage.id = "stage";
   stage.style.cssText = `padding: 20px; width: 560px; background: ${TOKENS["color-bg"][index]}; font-family: system-ui, sans-serif;`;
   document.body.append(stage);
+  if (RENDER_SCENES.includes(tag)) {
+    // The renderers' scenes, in a chat-width column, at the page's width.
+    stage.style.width = "100%";
+    stage.style.boxSizing = "border-box";
+    const column = document.createElement("div");
+    column.setAttribute("theme", theme);
+    column.style.cssText = "max-width: 52rem; margin: 0 auto";
+    stage.append(column);
+    drawScene(tag, column);
+    for (const el of column.querySelectorAll("*")) el.setAttribute("theme", theme);
+    await settleAll(stage);
+    await wait(400); // the views, highlighter and image placeholders load lazily
+    await settleAll(stage);
+    return;
+  }
   const el = document.createElement(tag);
   el.setAttribute("theme", theme);
   const state = stateOf(fixtures.thinking ?? "");

@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { openPage } from "../../../bench/elements/browser.ts";
+import { RENDER_SCENES } from "./render-scenes.ts";
 
 // <pi-provider> renders nothing of its own, so it has no picture.
 const TAGS = [
@@ -24,6 +25,8 @@ const TAGS = [
   "pi-fork-picker",
   "pi-session-tree",
   "pi-session-list",
+  // The renderers' scenes, at 1280 and 390 px.
+  ...RENDER_SCENES,
 ];
 
 const root = new URL("../../../", import.meta.url);
@@ -39,7 +42,11 @@ mkdirSync(out, { recursive: true });
 const { page, close } = await openPage(new URL("./screenshot-page.ts", import.meta.url).pathname);
 try {
   for (const tag of TAGS.filter((t) => only.length === 0 || only.includes(t))) {
-    for (const theme of ["light", "dark"] as const) {
+    const widths = RENDER_SCENES.includes(tag) ? [1280, 390] : [undefined];
+    for (const [theme, width] of (["light", "dark"] as const).flatMap((t) =>
+      widths.map((w) => [t, w] as const),
+    )) {
+      if (width !== undefined) await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: theme });
       await page.evaluate(
         ([t, th, f]) =>
@@ -50,7 +57,7 @@ try {
           ).show(t, th, f),
         [tag, theme, fixtures] as const,
       );
-      const path = new URL(`${tag}-${theme}.png`, out).pathname;
+      const path = new URL(`${tag}-${theme}${width ? `-${width}` : ""}.png`, out).pathname;
       await page.locator("#stage").screenshot({ path, animations: "disabled" });
       console.log(`wrote ${path}`);
     }

@@ -257,3 +257,27 @@ describe("resending from a message (fork, then prompt)", () => {
     ]);
   });
 });
+
+describe("<pi-chat> image-hosts", () => {
+  it("hands its image allowlist to the answers' markdown", async () => {
+    const { client, session } = fakeClient();
+    const chat = await fixture<PiChat>(
+      html`<pi-chat style="height: 500px" image-hosts="img.example.com"></pi-chat>`,
+    );
+    chat.client = client;
+    const m = answer([
+      { type: "text", text: "![a](https://img.example.com/a.png) ![b](https://x.example/b.png)" },
+    ]);
+    session.handleEvent({ type: "message_start", message: m } as unknown as RpcEvent);
+    session.handleEvent({ type: "message_end", message: m } as unknown as RpcEvent);
+    await settle(chat);
+    const md = deepQueryAll<PiMarkdown>(chat.shadowRoot as ShadowRoot, "pi-markdown")[0];
+    let slots: HTMLElement[] = [];
+    for (let i = 0; i < 100; i++) {
+      slots = [...(md?.shadowRoot?.querySelectorAll<HTMLElement>("[data-src]") ?? [])];
+      if (slots.every((s) => s.dataset.state)) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(slots.map((s) => s.dataset.state)).to.deep.equal(["loaded", "blocked"]);
+  });
+});

@@ -255,3 +255,14 @@ describe("tools awaiting approval", () => {
     expect(calls).to.deep.include(["answer", "d1", "true"]);
   });
 });
+
+describe("tool views: odd data", () => {
+  it("falls back to the call's replacements when pi's patch cannot be read", async () => {
+    const { root } = await card(
+      call("edit", { path: "a.ts", edits: [{ oldText: "old", newText: "new" }] }),
+      { result: result("edit", "ok", { details: { patch: "@@ -1,9 +1,9 @@\n-x\n" } }) },
+    );
+    await until(() => root.querySelector(".diff .row.add"));
+    expect(root.querySelector(".diff .row.add .text")?.textContent).to.equal("new");
+  });
+});

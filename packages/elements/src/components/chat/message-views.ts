@@ -20,6 +20,8 @@ export interface ViewContext {
   readonly streaming: boolean;
   readonly tools: readonly ToolSlot[] | undefined;
   readonly renderers: PiRenderers | undefined;
+  /** Hosts whose images in answers load without a click. */
+  readonly imageHosts?: readonly string[] | undefined;
 }
 
 function images(content: string | readonly UserContent[], s: PiStrings): unknown {
@@ -60,7 +62,7 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
       switch (block.type) {
         case "text":
           return block.text
-            ? html`<pi-markdown part="text" exportparts="code-block, code-header, copy-button, remote-image" .text=${block.text} .strings=${s} ?streaming=${live}></pi-markdown>`
+            ? html`<pi-markdown part="text" exportparts="code-block, code-header, copy-button, remote-image" .text=${block.text} .strings=${s} .imageHosts=${c.imageHosts ?? []} ?streaming=${live}></pi-markdown>`
             : nothing;
         case "thinking":
           return thinkingView(block.thinking, block.redacted === true, live, s);

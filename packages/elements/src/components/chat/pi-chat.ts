@@ -110,6 +110,10 @@ export class PiChat extends LitElement {
     session: { attribute: false },
     strings: { attribute: false },
     renderers: { attribute: false },
+    imageHosts: {
+      attribute: "image-hosts",
+      converter: { fromAttribute: (v: string | null) => v?.split(/[\s,]+/).filter(Boolean) ?? [] },
+    },
     theme: { type: String, reflect: true },
     pageSize: { type: Number, attribute: "page-size" },
     lang: { type: String, reflect: true },
@@ -132,6 +136,11 @@ export class PiChat extends LitElement {
   declare strings: Partial<PiStrings> | undefined;
   /** Custom renderers per tool name and message role. */
   declare renderers: PiRenderers | undefined;
+  /**
+   * Hosts whose images in answers load without a click (`img.example.com`, `*.example.com`);
+   * attribute: space-separated. Others wait for a click: an image URL can leak data.
+   */
+  declare imageHosts: readonly string[] | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
   /** Messages rendered at first and added per "show earlier" (windowing). */
@@ -295,6 +304,7 @@ export class PiChat extends LitElement {
               ?actions=${state === "connected" && !(snapshot?.isRunning ?? false)}
               .strings=${s}
               .renderers=${this.renderers}
+              .imageHosts=${this.imageHosts}
               .pageSize=${this.pageSize}
               .follow=${this.pinned}
             ></pi-message-list>
@@ -312,6 +322,7 @@ export class PiChat extends LitElement {
                     .tools=${this.#tools.slotsFor(streaming, executions, toolDialogs)}
                     .strings=${s}
                     .renderers=${this.renderers}
+                    .imageHosts=${this.imageHosts}
                   ></pi-message>`
                 : nothing
             }

@@ -45,6 +45,7 @@ export class PiMessageList extends LitElement {
     strings: { attribute: false },
     renderers: { attribute: false },
     actions: { type: Boolean },
+    imageHosts: { attribute: false },
     pageSize: { type: Number, attribute: "page-size" },
     follow: { type: Boolean },
     start: { state: true },
@@ -60,6 +61,8 @@ export class PiMessageList extends LitElement {
   declare strings: PiStrings;
   /** Custom renderers. */
   declare renderers: PiRenderers | undefined;
+  /** Hosts whose images load without a click (see `<pi-markdown>`'s `image-hosts`). */
+  declare imageHosts: readonly string[] | undefined;
   /** Offers Retry on the last answer and Edit on user messages (through the provided client). */
   declare actions: boolean;
   /** Messages rendered at first and added per "show earlier". */
@@ -146,6 +149,7 @@ export class PiMessageList extends LitElement {
         .tools=${tools.slotsFor(message, executions, this.toolDialogs)}
         .strings=${this.strings}
         .renderers=${this.renderers}
+        .imageHosts=${this.imageHosts}
       ></pi-message>`,
     )}`;
   }

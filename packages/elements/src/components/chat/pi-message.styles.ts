@@ -18,7 +18,7 @@ export const messageStyles = css`
     display: flex;
     gap: 0.2em;
     align-items: center;
-    min-height: 1.8em;
+    margin-top: 0.1em;
     color: var(--_color-muted);
     font-size: 0.8em;
     opacity: 0;

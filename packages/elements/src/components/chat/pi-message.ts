@@ -59,6 +59,7 @@ export class PiMessage extends LitElement {
     strings: { attribute: false },
     tools: { attribute: false },
     renderers: { attribute: false },
+    imageHosts: { attribute: false },
     act: { attribute: false },
     last: { type: Boolean },
     editing: { state: true },
@@ -74,6 +75,8 @@ export class PiMessage extends LitElement {
   declare tools: readonly ToolSlot[] | undefined;
   /** Custom renderers. */
   declare renderers: PiRenderers | undefined;
+  /** Hosts whose images load without a click (see `<pi-markdown>`'s `image-hosts`). */
+  declare imageHosts: readonly string[] | undefined;
   /** Carries out Retry and Edit; without it those buttons are not shown (a read-only view). */
   declare act: MessageAction | undefined;
   /** This is the last answer (the one Retry replaces). */
@@ -102,6 +105,7 @@ export class PiMessage extends LitElement {
       streaming: this.streaming,
       tools: this.tools,
       renderers: this.renderers,
+      imageHosts: this.imageHosts,
     })}${this.#actions(message)}`;
   }
 
@@ -114,6 +118,9 @@ export class PiMessage extends LitElement {
     const s = this.strings;
     const text = copyText(message);
     const act = this.act;
+    const retry = act !== undefined && message.role === "assistant" && this.last;
+    // An answer of tool calls only has nothing to copy: no row under it.
+    if (text === "" && !retry) return nothing;
     return html`<div part="actions" class="actions">
       ${time(message.timestamp, resolveLang(this))}
       ${
@@ -129,9 +136,9 @@ export class PiMessage extends LitElement {
           : nothing
       }
       ${
-        act && message.role === "assistant" && this.last
+        retry
           ? html`<button type="button" part="action" class="action" @click=${() => {
-              if (this.dispatchEvent(new PiRetryEvent(message))) act(message, "retry");
+              if (this.dispatchEvent(new PiRetryEvent(message))) act?.(message, "retry");
             }}>${s.retry}</button>`
           : nothing
       }

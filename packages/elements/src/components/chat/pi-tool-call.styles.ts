@@ -4,6 +4,7 @@ import { css } from "lit";
 export const toolCallStyles = css`
   :host {
     display: block;
+    min-width: 0;
   }
   details {
     border: 1px solid var(--_color-border);
@@ -130,13 +131,28 @@ export const toolCallStyles = css`
     overflow: visible;
     max-height: none;
   }
+  .file pre,
+  .file code {
+    font-size: inherit;
+  }
   .file .code {
     white-space: pre;
     flex: 1;
   }
+  details.read {
+    border: 0;
+    border-top: 1px solid var(--_color-border);
+    border-radius: 0;
+    background: none;
+    margin: 0;
+  }
   .read > summary {
+    display: list-item;
     cursor: pointer;
     padding: 0;
+  }
+  .read[open] > summary {
+    margin-bottom: 0.3em;
   }
   .error-text {
     color: var(--_color-danger);

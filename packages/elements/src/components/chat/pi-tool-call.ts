@@ -150,15 +150,7 @@ export class PiToolCall extends LitElement {
       strings: s,
     };
     const body =
-      this.renderer?.(context) ??
-      builtInView(call.name, () => this.requestUpdate())?.({
-        ...context,
-        expanded: this.expanded,
-        toggle: () => {
-          this.expanded = !this.expanded;
-        },
-      }) ??
-      this.#defaultBody(call, partial);
+      this.renderer?.(context) ?? this.#builtIn(context) ?? this.#defaultBody(call, partial);
     return html`<details part="tool-call" class=${status} open>
       <summary part="tool-header">
         <span class="name">${call.name || "tool"}</span>
@@ -176,6 +168,21 @@ export class PiToolCall extends LitElement {
 
   protected override updated(): void {
     highlightLater(this.renderRoot);
+  }
+
+  // The built-in view of pi's tool, if it has one (and has loaded); odd data falls back to text.
+  #builtIn(context: ToolRenderContext): unknown {
+    try {
+      return builtInView(context.call.name, () => this.requestUpdate())?.({
+        ...context,
+        expanded: this.expanded,
+        toggle: () => {
+          this.expanded = !this.expanded;
+        },
+      });
+    } catch {
+      return undefined;
+    }
   }
 
   #defaultBody(call: ToolCall, partial: string | undefined): unknown {

@@ -33,7 +33,13 @@ function replacements(c: ToolViewContext): Replacement[] {
 
 function hunks(c: ToolViewContext): StructuredPatchHunk[] {
   const patch = detail(c, "patch");
-  if (typeof patch === "string" && patch.includes("@@")) return parsePatch(patch)[0]?.hunks ?? [];
+  if (typeof patch === "string" && patch.includes("@@")) {
+    try {
+      return parsePatch(patch)[0]?.hunks ?? [];
+    } catch {
+      // A patch jsdiff cannot read: fall back to the call's replacements.
+    }
+  }
   const path = stringArg(c, "path", "file_path") ?? "";
   const computed = replacements(c).flatMap(
     (r) => structuredPatch(path, path, r.oldText, r.newText, "", "", { context: 3 }).hunks,
