@@ -3,7 +3,7 @@ import type { PiClient } from "@pi-kit/client";
 import type { SessionStats } from "@pi-kit/protocol";
 import "../src/define.ts";
 import type { PiSessionStats } from "../src/index.ts";
-import { connect, type FakePi, sent } from "./ui-helpers.ts";
+import { connect, type FakePi, ok, sent } from "./ui-helpers.ts";
 
 const stats = (percent: number | null): SessionStats => ({
   sessionId: "s1",
@@ -63,6 +63,20 @@ describe("<pi-session-stats>", () => {
     pi.push({ type: "agent_end", messages: [] });
     pi.push({ type: "agent_settled" });
     await waitUntil(() => sent(pi, "get_session_stats").length === 3, "no refresh after the run");
+  });
+
+  it("refreshes after a session change (a new session, a fork…)", async () => {
+    pi.handlers.set("get_messages", (c) => [ok(c, { messages: [] })]);
+    pi.handlers.set("get_entries", (c) => [ok(c, { entries: [], leafId: null })]);
+    const el = await fixture<PiSessionStats>(
+      html`<pi-session-stats .client=${client}></pi-session-stats>`,
+    );
+    await waitUntil(() => el.stats !== undefined);
+    await client.newSession();
+    await waitUntil(
+      () => sent(pi, "get_session_stats").length === 2,
+      "no refresh after new_session",
+    );
   });
 
   it("shows given stats without a client, in Chinese", async () => {

@@ -1,9 +1,15 @@
 import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
-import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
+import type { PiClient } from "@pi-kit/client";
+import type { AgentMessage, SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import { flattenTree, type PiSessionTree, type PiTreeSelectEvent } from "../src/index.ts";
-import { connect } from "./ui-helpers.ts";
+import {
+  flattenTree,
+  type PiForkedEvent,
+  type PiSessionTree,
+  type PiTreeSelectEvent,
+} from "../src/index.ts";
+import { connect, type FakePi, sent, type Written } from "./ui-helpers.ts";
 
 const user = (id: string, text: string): SessionEntry => ({
   type: "message",
@@ -84,7 +90,7 @@ describe("<pi-session-tree>", () => {
 
   it("is a keyboard-operable tree starting at the current leaf", async () => {
     const el = await fixture<PiSessionTree>(
-      html`<pi-session-tree .tree=${branched()} leaf-id="e"></pi-session-tree>`,
+      html`<pi-session-tree show-internal .tree=${branched()} leaf-id="e"></pi-session-tree>`,
     );
     expect(root(el).querySelectorAll('[role="treeitem"]')).to.have.length(6);
     expect(rowText(el, activeId(el)))
@@ -114,6 +120,9 @@ describe("<pi-session-tree>", () => {
     const chosen = oneEvent(el, "pi-tree-select") as Promise<PiTreeSelectEvent>;
     await sendKeys({ press: "Enter" });
     expect((await chosen).entry.id).to.equal("f");
+    // Without a client the event is all there is: no question.
+    await el.updateComplete;
+    expect(root(el).querySelector("[part=confirm]")).to.equal(null);
     await sendKeys({ press: "Home" });
     await el.updateComplete;
     expect(rowText(el, activeId(el))).to.contain("fake/fake-1");
@@ -132,7 +141,7 @@ describe("<pi-session-tree>", () => {
     const el = await fixture<PiSessionTree>(
       html`<pi-session-tree .client=${v1.client}></pi-session-tree>`,
     );
-    await waitUntil(() => root(el).querySelectorAll('[role="treeitem"]').length === 6);
+    await waitUntil(() => root(el).querySelectorAll('[role="treeitem"]').length === 5);
     await v1.client.close();
     const v0 = await connect({}, "0.73");
     const old = await fixture<PiSessionTree>(
@@ -144,4 +153,192 @@ describe("<pi-session-tree>", () => {
     await expect(old).to.be.accessible();
     await v0.client.close();
   });
+
+  it("hides pi's bookkeeping by default, with a toggle", async () => {
+    const el = await fixture<PiSessionTree>(
+      html`<pi-session-tree .tree=${withInternal()} leaf-id="m2"></pi-session-tree>`,
+    );
+    const texts = () =>
+      [...root(el).querySelectorAll('[role="treeitem"]')].map((r) =>
+        r.textContent?.replace(/\s+/g, " ").trim(),
+      );
+    expect(texts()).to.deep.equal(["You hello", "pi hi there current"]);
+    const toggle = root(el).querySelector<HTMLInputElement>("[part=internal-toggle] input");
+    expect(toggle?.checked).to.equal(false);
+    await expect(el).to.be.accessible();
+    toggle?.click();
+    await el.updateComplete;
+    expect(el.showInternal).to.equal(true);
+    expect(texts()).to.have.length(5);
+    expect(texts().at(-1)).to.contain("current");
+    expect(texts().join(" ")).to.contain("System prompt updated").and.contain("fake/fake-2");
+  });
+
+  describe("choosing an entry with a client", () => {
+    let pi: FakePi;
+    let client: PiClient;
+    let el: PiSessionTree;
+
+    beforeEach(async () => {
+      ({ pi, client } = await connect({
+        get_tree: { tree: conversation(), leafId: "a2" },
+        get_messages: { messages: [] },
+        get_entries: { entries: [], leafId: null },
+        fork: (c: Written) => ({
+          text: c.entryId === "u2" ? "second question" : "",
+          cancelled: false,
+        }),
+      }));
+      el = await fixture<PiSessionTree>(
+        html`<pi-session-tree .client=${client}></pi-session-tree>`,
+      );
+      await waitUntil(() => root(el).querySelectorAll('[role="treeitem"]').length === 4);
+    });
+
+    afterEach(async () => {
+      await client.close();
+    });
+
+    const row = (id: string): HTMLElement => {
+      const index = [...root(el).querySelectorAll<HTMLElement>('[role="treeitem"]')].findIndex(
+        (r) => r.textContent?.includes(id),
+      );
+      return root(el).querySelector(`#row-${index}`) as HTMLElement;
+    };
+
+    it("branches before a message you wrote, after asking, and reloads", async () => {
+      row("second question").click();
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=confirm]")?.textContent).to.contain(
+        "Branch before “second question”?",
+      );
+      expect(root(el).activeElement?.getAttribute("part")).to.equal("confirm-button");
+      await expect(el).to.be.accessible();
+      expect(sent(pi, "fork")).to.have.length(0);
+      const forked = oneEvent(el, "pi-forked") as Promise<PiForkedEvent>;
+      await sendKeys({ press: "Enter" });
+      const event = await forked;
+      expect(event.entryId).to.equal("u2");
+      expect(event.text).to.equal("second question");
+      await waitUntil(() => sent(pi, "get_tree").length === 2, "the tree did not reload");
+      expect(root(el).activeElement?.getAttribute("role")).to.equal("tree");
+    });
+
+    it("continues from an answer by forking at the message after it", async () => {
+      row("first answer").click();
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=confirm]")?.textContent).to.contain(
+        "Continue from here in a new session?",
+      );
+      root(el).querySelector<HTMLElement>("[part=confirm-button]")?.click();
+      await waitUntil(() => sent(pi, "fork").length === 1);
+      expect(sent(pi, "fork")[0]).to.deep.include({ entryId: "u2" });
+    });
+
+    it("says so where it cannot branch, and backs out on Escape", async () => {
+      row("second answer").click();
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=note]")?.textContent).to.equal(
+        "The conversation is already here.",
+      );
+      row("first question").click();
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=note]")?.textContent).to.equal("");
+      await sendKeys({ press: "Escape" });
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=confirm]")).to.equal(null);
+      expect(sent(pi, "fork")).to.have.length(0);
+    });
+
+    it("leaves the action to the page when pi-tree-select is cancelled", async () => {
+      el.addEventListener("pi-tree-select", (e) => e.preventDefault(), { once: true });
+      row("second question").click();
+      await el.updateComplete;
+      expect(root(el).querySelector("[part=confirm]")).to.equal(null);
+    });
+  });
 });
+
+/** A session with bookkeeping: model change, system prompt, message, thinking change, answer. */
+function withInternal(): SessionTreeNode[] {
+  const system: SessionEntry = {
+    type: "message",
+    id: "sys",
+    parentId: "m1",
+    timestamp: "",
+    message: {
+      role: "system",
+      content: "",
+      toolsAdded: ["read"],
+      timestamp: 0,
+    } as unknown as AgentMessage,
+  };
+  return [
+    node(
+      {
+        type: "model_change",
+        id: "m1",
+        parentId: null,
+        timestamp: "",
+        provider: "fake",
+        modelId: "fake-1",
+      },
+      node(
+        system,
+        node(
+          user("u1", "hello"),
+          node(
+            answerEntry("a1", "hi there"),
+            node({
+              type: "model_change",
+              id: "m2",
+              parentId: "a1",
+              timestamp: "",
+              provider: "fake",
+              modelId: "fake-2",
+            }),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/** first question → first answer → second question → second answer (the leaf). */
+function conversation(): SessionTreeNode[] {
+  return [
+    node(
+      user("u1", "first question"),
+      node(
+        answerEntry("a1", "first answer"),
+        node(user("u2", "second question"), node(answerEntry("a2", "second answer"))),
+      ),
+    ),
+  ];
+}
+
+function answerEntry(id: string, text: string): SessionEntry {
+  return {
+    type: "message",
+    id,
+    parentId: null,
+    timestamp: "",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text }],
+      api: "x",
+      provider: "p",
+      model: "m",
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "stop",
+      timestamp: 0,
+    },
+  };
+}

@@ -97,16 +97,21 @@ export class ConnectionController implements ReactiveController {
 
 /**
  * A {@link ConnectionOptions.changed} callback for elements that show data loaded from pi: it
- * calls `refresh` as soon as a client is there and again after each of its runs.
+ * calls `refresh` as soon as a client is there (unless `initial` is false), after each of its runs,
+ * and after each session change (new session, switch, fork, clone, reconnect), when the client
+ * already shows the new session.
  */
-export function refreshOnRuns(refresh: () => void): NonNullable<ConnectionOptions["changed"]> {
-  let off: (() => void) | undefined;
+export function refreshOnChanges(
+  refresh: () => void,
+  { initial = true }: { initial?: boolean } = {},
+): NonNullable<ConnectionOptions["changed"]> {
+  let offs: (() => void)[] = [];
   return (next) => {
-    off?.();
-    off = undefined;
+    for (const off of offs) off();
+    offs = [];
     const client = next?.client;
     if (client === undefined) return;
-    off = client.on("run_settled", refresh);
-    refresh();
+    offs = [client.on("run_settled", refresh), client.on("session_changed", refresh)];
+    if (initial) refresh();
   };
 }

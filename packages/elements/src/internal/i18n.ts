@@ -121,6 +121,8 @@ export interface PiStrings {
   forkLabel: string;
   forkEmpty: string;
   forkHint: string;
+  forkConfirm: string;
+  forkAction: string;
   treeLabel: string;
   treeEmpty: string;
   treeUnsupported: string;
@@ -129,6 +131,12 @@ export interface PiStrings {
   treeName: string;
   treeToolResult: string;
   treeCustom: string;
+  treeShowInternal: string;
+  treeForkBefore: string;
+  treeForkAfter: string;
+  treeForkAction: string;
+  treeHere: string;
+  treeCannotFork: string;
   slashLabel: string;
   slashEmpty: string;
   slashCount: string;
@@ -294,6 +302,9 @@ export const en: PiStrings = {
   forkLabel: "Fork from a message",
   forkEmpty: "No messages to fork from yet",
   forkHint: "↑ ↓ to move, Enter to fork from the message",
+  forkConfirm:
+    "Fork from “{text}”? A new session continues from before this message, which goes back into the editor.",
+  forkAction: "Fork",
   treeLabel: "Session tree",
   treeEmpty: "No entries yet",
   treeUnsupported: "The session tree needs pi 1.x",
@@ -302,6 +313,14 @@ export const en: PiStrings = {
   treeName: "Session name: {name}",
   treeToolResult: "{tool} result",
   treeCustom: "Extension entry ({type})",
+  treeShowInternal: "Show model and system changes",
+  treeForkBefore:
+    "Branch before “{text}”? A new session continues from before this message, which goes back into the editor; this branch stays in the tree.",
+  treeForkAfter: "Continue from here in a new session? This branch stays in the tree.",
+  treeForkAction: "Branch here",
+  treeHere: "The conversation is already here.",
+  treeCannotFork:
+    "pi branches only at the messages you wrote: choose one of them, or the entry just before one.",
   slashLabel: "Commands",
   slashEmpty: "No matching commands",
   slashCount: "{count} commands",
@@ -464,6 +483,8 @@ export const zhCN: PiStrings = {
   forkLabel: "从消息分叉",
   forkEmpty: "还没有可分叉的消息",
   forkHint: "↑ ↓ 移动，Enter 从该消息分叉",
+  forkConfirm: "从“{text}”分叉？新会话从这条消息之前继续，这条消息会放回编辑框。",
+  forkAction: "分叉",
   treeLabel: "会话树",
   treeEmpty: "还没有条目",
   treeUnsupported: "会话树需要 pi 1.x",
@@ -472,6 +493,13 @@ export const zhCN: PiStrings = {
   treeName: "会话名称：{name}",
   treeToolResult: "{tool} 结果",
   treeCustom: "扩展条目（{type}）",
+  treeShowInternal: "显示模型和系统变更",
+  treeForkBefore:
+    "在“{text}”之前分支？新会话从这条消息之前继续，这条消息会放回编辑框；当前分支仍保留在树中。",
+  treeForkAfter: "从这里在新会话中继续？当前分支仍保留在树中。",
+  treeForkAction: "在此分支",
+  treeHere: "对话已经在这里了。",
+  treeCannotFork: "pi 只能在你写的消息处分支：请选择其中一条，或它之前的条目。",
   slashLabel: "命令",
   slashEmpty: "没有匹配的命令",
   slashCount: "{count} 个命令",

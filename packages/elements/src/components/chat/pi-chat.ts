@@ -2,7 +2,7 @@ import { ContextProvider } from "@lit/context";
 import type { BashRun, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import type { BashExecutionMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
-import { ConnectionController } from "../../internal/connection-controller.ts";
+import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
   PiAbortEvent,
@@ -173,9 +173,14 @@ export class PiChat extends LitElement {
   // Nested elements (the built-in dialog and toasts, the slash menu, slotted pickers) get the
   // chat's connection through context, with no wiring.
   readonly #provider = new ContextProvider(this, { context: piConnectionContext });
+  // Not on connect: the status bar fills its context figure after the first run.
+  readonly #refreshStats = refreshOnChanges(() => this.#loadStats(), { initial: false });
   readonly #connection = new ConnectionController(this, {
     observe: true,
-    changed: (next) => this.#provider.setValue(next),
+    changed: (next, previous) => {
+      this.#provider.setValue(next);
+      this.#refreshStats(next, previous);
+    },
   });
   readonly #bashRuns = new BashRunFilter();
   readonly #internals = this.attachInternals();
@@ -195,6 +200,12 @@ export class PiChat extends LitElement {
   constructor() {
     super();
     new SrcController(this);
+    // A fork picker or session tree inside the chat hands the forked message to the composer.
+    this.addEventListener("pi-forked", (event) => {
+      if (event.cancelled || event.text === "") return;
+      this.composer?.setText(event.text);
+      this.composer?.focus();
+    });
     this.pageSize = 60;
     this.noDialogs = false;
     this.noToasts = false;
@@ -242,7 +253,6 @@ export class PiChat extends LitElement {
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
       this.#announcement = running ? this.#locale.strings.responding : this.#locale.strings.done;
-      if (!running) this.#refreshStats();
       this.#wasRunning = running;
     }
     const states = this.#internals.states;
@@ -450,7 +460,8 @@ export class PiChat extends LitElement {
     await this.renderRoot.querySelector("pi-dialog")?.updateComplete;
   }
 
-  #refreshStats(): void {
+  // Context usage for the status bar: after each run and each session change.
+  #loadStats(): void {
     const client = this.connection?.client;
     if (
       client === undefined ||

@@ -6,7 +6,9 @@ export const forkPickerStyles = css`
     display: block;
     --max-height: 20rem;
   }
-  .option {
+  /* The clamp sits on the text, not the padded row: clipped at the padding box, a fourth line
+     peeked out half-cut under long messages. */
+  .text {
     display: -webkit-box;
     -webkit-box-orient: vertical;
     -webkit-line-clamp: 3;

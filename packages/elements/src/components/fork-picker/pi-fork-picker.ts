@@ -2,10 +2,12 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { ForkMessage } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
-import type { PiStrings } from "../../internal/i18n.ts";
+import { confirmBar } from "../../internal/confirm-bar.ts";
+import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
+import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -39,10 +41,14 @@ export class PiForkedEvent extends Event {
 }
 
 /**
- * Lists the user messages a new branch can start from (`get_fork_messages`) and forks at the one
- * chosen (`fork`). The list reloads after each run.
+ * Lists the user messages a new branch can start from (`get_fork_messages`) and, after asking,
+ * forks at the one chosen (`fork`): pi starts a new session with the conversation before that
+ * message, the client shows it by itself (`session_changed`), and `pi-forked` hands the message's
+ * text back for the editor (`<pi-chat>` puts it there when the picker is inside it). The list
+ * reloads after each run and each session change.
  *
- * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move; Enter or Space forks.
+ * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move; Enter or Space asks to fork there, and
+ * Enter again forks (Escape backs out).
  *
  * @tagname pi-fork-picker
  * @summary Fork picker.
@@ -53,18 +59,23 @@ export class PiForkedEvent extends Event {
  * @csspart option - One message.
  * @csspart hint - The keyboard hint.
  * @csspart empty - Shown when there is nothing to fork from.
+ * @csspart confirm - The question before forking.
+ * @csspart confirm-button - Forks.
+ * @csspart cancel-button - Backs out.
  * @cssproperty [--max-height=20rem] - Height before the list scrolls.
  */
 export class PiForkPicker extends LitElement {
-  static override styles = [tokenStyles, baseStyles, listStyles, forkPickerStyles];
+  static override styles = [tokenStyles, baseStyles, listStyles, confirmStyles, forkPickerStyles];
   static override properties = {
     client: { attribute: false },
     session: { attribute: false },
     messages: { attribute: false },
     strings: { attribute: false },
     theme: { type: String, reflect: true },
+    noConfirm: { type: Boolean, attribute: "no-confirm" },
     active: { state: true },
     busy: { state: true },
+    confirming: { state: true },
   };
 
   /** The client to ask and fork. */
@@ -77,20 +88,25 @@ export class PiForkPicker extends LitElement {
   declare strings: Partial<PiStrings> | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
+  /** Forks at once, without asking first (for a page that asks in its own way). */
+  declare noConfirm: boolean;
   /** The highlighted message. */
   declare active: number;
   declare busy: boolean;
+  declare confirming: ForkMessage | undefined;
 
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnRuns(() => void this.refresh()),
+    changed: refreshOnChanges(() => void this.refresh()),
   });
   readonly #typeahead = new Typeahead();
   readonly #locale = new LocaleController(this);
+  #focusPending: "confirm" | "list" | undefined;
 
   constructor() {
     super();
     this.active = 0;
     this.busy = false;
+    this.noConfirm = false;
   }
 
   /** Reloads the messages from the client. */
@@ -102,16 +118,26 @@ export class PiForkPicker extends LitElement {
     });
   }
 
-  /** Forks at a message (fires `pi-fork` first, `pi-forked` after). */
+  /** Forks at a message without asking (fires `pi-fork` first, `pi-forked` after). */
   async fork(message: ForkMessage): Promise<void> {
     if (!this.dispatchEvent(new PiForkEvent(message))) return;
     const client = this.#connection.client;
     if (client === undefined) return;
     await busyTask(this, "fork", async () => {
+      // The client has loaded the new session by now, and its session_changed reloaded the list.
       const result = await client.fork(message.entryId);
       this.dispatchEvent(new PiForkedEvent(message.entryId, result.text, result.cancelled));
-      void this.refresh();
     });
+  }
+
+  /** Asks whether to fork at a message (as Enter or a click does), then forks; `no-confirm` skips the question. */
+  choose(message: ForkMessage): void {
+    if (this.noConfirm) {
+      void this.fork(message);
+      return;
+    }
+    this.confirming = message;
+    this.#focusPending = "confirm";
   }
 
   override focus(options?: FocusOptions): void {
@@ -122,6 +148,18 @@ export class PiForkPicker extends LitElement {
     this.#connection.resolve();
     const count = this.messages?.length ?? 0;
     if (this.active >= count) this.active = Math.max(0, count - 1);
+    // The question is about a message that is gone (the list reloaded after a session change).
+    const asked = this.confirming?.entryId;
+    if (asked !== undefined && !this.messages?.some((m) => m.entryId === asked))
+      this.confirming = undefined;
+  }
+
+  protected override updated(): void {
+    const target = this.#focusPending;
+    this.#focusPending = undefined;
+    if (target === "confirm")
+      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+    else if (target === "list") this.focus();
   }
 
   protected override render(): unknown {
@@ -135,7 +173,7 @@ export class PiForkPicker extends LitElement {
         role="listbox"
         tabindex="0"
         aria-label=${s.forkLabel}
-        aria-describedby="hint"
+        aria-describedby=${this.confirming === undefined ? "hint" : "confirm-text"}
         aria-busy=${this.busy ? "true" : "false"}
         aria-activedescendant="fork-${this.active}"
         @keydown=${this.#onKeyDown}
@@ -149,12 +187,30 @@ export class PiForkPicker extends LitElement {
             aria-selected=${index === this.active ? "true" : "false"}
             @click=${() => {
               this.active = index;
-              void this.fork(m);
+              this.choose(m);
             }}
-          >${m.text}</div>`,
+          ><span class="text">${m.text}</span></div>`,
         )}
       </div>
-      <p part="hint" id="hint" class="hint">${s.forkHint}</p>`;
+      ${
+        this.confirming === undefined
+          ? html`<p part="hint" id="hint" class="hint">${s.forkHint}</p>`
+          : confirmBar({
+              text: format(s.forkConfirm, { text: excerpt(this.confirming.text) }),
+              confirm: s.forkAction,
+              cancel: s.dialogCancel,
+              onConfirm: () => {
+                const message = this.confirming;
+                this.confirming = undefined;
+                this.#focusPending = "list";
+                if (message !== undefined) void this.fork(message);
+              },
+              onCancel: () => {
+                this.confirming = undefined;
+                this.#focusPending = "list";
+              },
+            })
+      }`;
   }
 
   #onKeyDown(event: KeyboardEvent): void {
@@ -163,7 +219,7 @@ export class PiForkPicker extends LitElement {
       const message = messages[this.active];
       if (message === undefined) return;
       event.preventDefault();
-      void this.fork(message);
+      this.choose(message);
       return;
     }
     const next =
@@ -180,6 +236,12 @@ export class PiForkPicker extends LitElement {
       this.renderRoot.querySelector(`#fork-${next}`)?.scrollIntoView({ block: "nearest" }),
     );
   }
+}
+
+/** A long message, cut to what fits a question about it. */
+function excerpt(text: string): string {
+  const line = text.trim().replace(/\s+/g, " ");
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 declare global {

@@ -3,7 +3,7 @@ import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { repeat } from "lit/directives/repeat.js";
 import { confirmBar } from "../../internal/confirm-bar.ts";
-import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
+import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import { icons } from "../../internal/icons.ts";
@@ -116,7 +116,7 @@ export class PiSessionList extends LitElement {
 
   readonly #locale = new LocaleController(this);
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnRuns(() => {
+    changed: refreshOnChanges(() => {
       if (this.#loadedOnce) void this.refresh();
     }),
   });

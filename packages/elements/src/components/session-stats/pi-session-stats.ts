@@ -2,7 +2,7 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionStats } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
+import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { formatCost, formatTokens } from "../../internal/format.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
@@ -12,7 +12,8 @@ import { statsStyles } from "./pi-session-stats.styles.ts";
 
 /**
  * Token, cost, message and context-window figures of the session from `get_session_stats`,
- * refreshed when each run settles. Set `stats` to show figures you already have.
+ * refreshed when each run settles and when the session changes. Set `stats` to show figures you
+ * already have.
  *
  * @tagname pi-session-stats
  * @summary Session statistics.
@@ -50,7 +51,7 @@ export class PiSessionStats extends LitElement {
   declare busy: boolean;
 
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnRuns(() => void this.refresh()),
+    changed: refreshOnChanges(() => void this.refresh()),
   });
   readonly #locale = new LocaleController(this);
 

@@ -40,7 +40,6 @@ export const treeStyles = css`
     border: 1px solid currentColor;
     border-radius: 1em;
     padding: 0 0.5em;
-    opacity: 0.85;
   }
   .current {
     color: var(--_color-success);
@@ -48,5 +47,27 @@ export const treeStyles = css`
   [aria-selected="true"] .toggle,
   [aria-selected="true"] .current {
     color: inherit;
+  }
+  .internal-toggle {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.4em;
+    font-size: 0.85em;
+    color: var(--_color-muted);
+    margin-bottom: 0.35em;
+    cursor: pointer;
+  }
+  .internal-toggle input {
+    margin: 0;
+    accent-color: var(--_color-accent);
+  }
+  /* Always there (a live region added with its text is often not announced), empty most of the time. */
+  .note {
+    color: var(--_color-muted);
+    font-size: 0.85em;
+    margin: 0;
+  }
+  .note:not(:empty) {
+    margin-top: 0.3em;
   }
 `;

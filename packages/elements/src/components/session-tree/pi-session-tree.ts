@@ -2,18 +2,25 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController, refreshOnRuns } from "../../internal/connection-controller.ts";
-import type { PiStrings } from "../../internal/i18n.ts";
+import { confirmBar } from "../../internal/confirm-bar.ts";
+import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
+import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
+import { PiForkedEvent } from "../fork-picker/pi-fork-picker.ts";
 import { entryLabel } from "./entry-label.ts";
+import { isInternalEntry, withoutEntries } from "./internal-entries.ts";
 import { treeStyles } from "./pi-session-tree.styles.ts";
 import { flattenTree, type TreeRow, visibleRows } from "./tree-rows.ts";
 
-/** Fired by `<pi-session-tree>` when an entry is chosen (Enter, Space or a click). */
+/**
+ * Fired by `<pi-session-tree>` when an entry is chosen (Enter, Space or a click). Cancel it to act
+ * yourself; otherwise, with a client, the tree offers to branch there.
+ */
 export class PiTreeSelectEvent extends Event {
   /** The chosen entry. */
   readonly entry: SessionEntry;
@@ -21,7 +28,7 @@ export class PiTreeSelectEvent extends Event {
   readonly node: SessionTreeNode;
 
   constructor(node: SessionTreeNode) {
-    super("pi-tree-select", { bubbles: true, composed: true });
+    super("pi-tree-select", { bubbles: true, composed: true, cancelable: true });
     this.entry = node.entry;
     this.node = node;
   }
@@ -31,7 +38,7 @@ export class PiTreeSelectEvent extends Event {
  * The session's entry tree from `get_tree` (pi 1.x): every message, model and thinking change,
  * compaction and label, with its branches. A long linear history is one flat run of rows (pi
  * sends it nested thousands deep, so it is flattened without recursion); only branch points
- * indent. The current leaf is marked. Reloads after each run.
+ * indent. The current leaf is marked. Reloads after each run and each session change.
  *
  * Keyboard: ↑ ↓ Home End PageUp PageDown move; → expands or enters a branch; ← collapses or goes
  * to the parent; Enter or Space chooses the entry (`pi-tree-select`).
@@ -51,7 +58,7 @@ export class PiTreeSelectEvent extends Event {
  * @cssproperty [--indent=1.1em] - Indent per level.
  */
 export class PiSessionTree extends LitElement {
-  static override styles = [tokenStyles, baseStyles, listStyles, treeStyles];
+  static override styles = [tokenStyles, baseStyles, listStyles, confirmStyles, treeStyles];
   static override properties = {
     client: { attribute: false },
     session: { attribute: false },
@@ -59,8 +66,12 @@ export class PiSessionTree extends LitElement {
     leafId: { attribute: "leaf-id" },
     strings: { attribute: false },
     theme: { type: String, reflect: true },
+    showInternal: { type: Boolean, attribute: "show-internal" },
+    noConfirm: { type: Boolean, attribute: "no-confirm" },
     busy: { state: true },
     unsupported: { state: true },
+    confirming: { state: true },
+    note: { state: true },
   };
 
   /** The client to ask. */
@@ -75,24 +86,36 @@ export class PiSessionTree extends LitElement {
   declare strings: Partial<PiStrings> | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
+  /** Shows pi's bookkeeping entries (model and thinking changes, system-prompt updates), hidden by default. */
+  declare showInternal: boolean;
+  /** Branches at once when an entry is chosen, without asking first. */
+  declare noConfirm: boolean;
   declare busy: boolean;
   declare unsupported: boolean;
+  declare confirming: ForkPlan | undefined;
+  declare note: string | undefined;
 
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnRuns(() => void this.refresh()),
+    changed: refreshOnChanges(() => void this.refresh()),
   });
   /** Collapsed rows and the active row, by entry id so they survive a reload. */
   readonly #collapsed = new Set<string>();
   #activeId: string | undefined;
   #rows: TreeRow[] = [];
   #visible: number[] = [];
+  /** The current leaf as shown: a hidden leaf is stood in for by the nearest entry above it. */
+  #currentId: string | null | undefined;
+  #standIns: ReadonlyMap<string, string | null> = new Map();
   #scrollPending = true;
+  #focusPending: "confirm" | "tree" | undefined;
   readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
     this.busy = false;
     this.unsupported = false;
+    this.showInternal = false;
+    this.noConfirm = false;
   }
 
   /** Reloads the tree from the client. */
@@ -110,18 +133,47 @@ export class PiSessionTree extends LitElement {
     });
   }
 
+  /**
+   * Chooses an entry, as Enter or a click does: fires `pi-tree-select`, then (with a client, unless
+   * cancelled) asks whether to branch there and branches.
+   */
+  choose(node: SessionTreeNode): void {
+    this.note = undefined;
+    if (!this.dispatchEvent(new PiTreeSelectEvent(node))) return;
+    if (this.#connection.client === undefined) return;
+    const plan = forkPlan(node, this.#currentId);
+    const s = this.#locale.strings;
+    if (plan.kind === "here") this.note = s.treeHere;
+    else if (plan.kind === "none") this.note = s.treeCannotFork;
+    else if (this.noConfirm) void this.#fork(plan);
+    else {
+      this.confirming = plan;
+      this.#focusPending = "confirm";
+    }
+  }
+
   override focus(options?: FocusOptions): void {
     this.renderRoot.querySelector<HTMLElement>('[role="tree"]')?.focus(options);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#connection.resolve();
-    if (changed.has("tree")) this.#rows = flattenTree(this.tree ?? []);
-    if (changed.has("tree") || changed.has("leafId")) {
+    if (changed.has("tree") || changed.has("showInternal")) {
+      const { roots, standIns } = this.showInternal
+        ? { roots: this.tree ?? [], standIns: new Map<string, string | null>() }
+        : withoutEntries(this.tree ?? [], isInternalEntry);
+      this.#rows = flattenTree(roots);
+      this.#standIns = standIns;
+      // A question about the old tree does not apply to the new one.
+      if (changed.has("tree")) this.confirming = undefined;
+    }
+    if (changed.has("tree") || changed.has("leafId") || changed.has("showInternal")) {
+      const leaf = this.leafId;
+      this.#currentId = leaf != null && this.#standIns.has(leaf) ? this.#standIns.get(leaf) : leaf;
       const ids = new Set(this.#rows.map((r) => r.node.entry.id));
       for (const id of this.#collapsed) if (!ids.has(id)) this.#collapsed.delete(id);
       if (this.#activeId === undefined || !ids.has(this.#activeId)) {
-        this.#activeId = this.leafId ?? this.#rows[this.#rows.length - 1]?.node.entry.id;
+        this.#activeId = this.#currentId ?? this.#rows[this.#rows.length - 1]?.node.entry.id;
         this.#scrollPending = true;
       }
     }
@@ -134,10 +186,64 @@ export class PiSessionTree extends LitElement {
 
   protected override render(): unknown {
     const s = this.#locale.strings;
+    const toggle =
+      (this.tree?.length ?? 0) > 0
+        ? html`<label part="internal-toggle" class="internal-toggle">
+            <input
+              type="checkbox"
+              .checked=${this.showInternal}
+              @change=${(e: Event) => {
+                this.showInternal = (e.target as HTMLInputElement).checked;
+              }}
+            />${s.treeShowInternal}
+          </label>`
+        : nothing;
     if (this.#rows.length === 0) {
       const text = this.unsupported ? s.treeUnsupported : this.busy ? s.loading : s.treeEmpty;
-      return html`<p part="empty" class="empty" role="status">${text}</p>`;
+      return html`${toggle}<p part="empty" class="empty" role="status">${text}</p>`;
     }
+    return html`${toggle}${this.#tree()}${this.#question()}
+      <p part="note" class="note" role="status">${this.note ?? ""}</p>`;
+  }
+
+  #question(): unknown {
+    const plan = this.confirming;
+    if (plan === undefined || plan.kind === "here" || plan.kind === "none") return nothing;
+    const s = this.#locale.strings;
+    const text =
+      plan.kind === "before"
+        ? format(s.treeForkBefore, { text: entryLabel(plan.target, s).text })
+        : s.treeForkAfter;
+    return confirmBar({
+      text,
+      confirm: s.treeForkAction,
+      cancel: s.dialogCancel,
+      onConfirm: () => {
+        this.confirming = undefined;
+        this.#focusPending = "tree";
+        void this.#fork(plan);
+      },
+      onCancel: () => {
+        this.confirming = undefined;
+        this.#focusPending = "tree";
+      },
+    });
+  }
+
+  async #fork(plan: ForkPlan): Promise<void> {
+    const client = this.#connection.client;
+    if (client === undefined || (plan.kind !== "before" && plan.kind !== "after")) return;
+    const id = plan.target.id;
+    await busyTask(this, "fork", async () => {
+      // pi starts the new session; the client shows it and says so (session_changed), and the
+      // tree reloads on that.
+      const result = await client.fork(id);
+      this.dispatchEvent(new PiForkedEvent(id, result.text, result.cancelled));
+    });
+  }
+
+  #tree(): unknown {
+    const s = this.#locale.strings;
     const active = this.#activeRow();
     return html`<div
       part="tree"
@@ -154,6 +260,11 @@ export class PiSessionTree extends LitElement {
   }
 
   protected override updated(): void {
+    const focus = this.#focusPending;
+    this.#focusPending = undefined;
+    if (focus === "confirm")
+      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+    else if (focus === "tree") this.focus();
     if (!this.#scrollPending) return;
     this.#scrollPending = false;
     const active = this.#activeRow();
@@ -166,7 +277,7 @@ export class PiSessionTree extends LitElement {
     const s = this.#locale.strings;
     const { kind, text } = entryLabel(row.node.entry, s);
     const expanded = row.expandable ? !this.#collapsed.has(row.node.entry.id) : undefined;
-    const current = row.node.entry.id === this.leafId;
+    const current = row.node.entry.id === this.#currentId;
     return html`<div
       part="item"
       class="option item"
@@ -201,6 +312,7 @@ export class PiSessionTree extends LitElement {
   #setActive(index: number | undefined): void {
     const row = index === undefined ? undefined : this.#rows[index];
     if (row === undefined) return;
+    if (row.node.entry.id !== this.#activeId) this.note = undefined;
     this.#activeId = row.node.entry.id;
     this.#scrollPending = true;
     this.requestUpdate();
@@ -219,7 +331,7 @@ export class PiSessionTree extends LitElement {
     this.#setActive(index);
     if (row.expandable && (event.target as HTMLElement).closest(".toggle"))
       this.#toggle(index, this.#collapsed.has(row.node.entry.id));
-    else this.dispatchEvent(new PiTreeSelectEvent(row.node));
+    else this.choose(row.node);
   }
 
   #onKeyDown(event: KeyboardEvent): void {
@@ -232,7 +344,7 @@ export class PiSessionTree extends LitElement {
     switch (event.key) {
       case "Enter":
       case " ":
-        this.dispatchEvent(new PiTreeSelectEvent(row.node));
+        this.choose(row.node);
         break;
       case "ArrowRight":
         if (row.expandable && !expanded) this.#toggle(active, true);
@@ -250,6 +362,27 @@ export class PiSessionTree extends LitElement {
     }
     if (handled) event.preventDefault();
   }
+}
+
+/** What choosing an entry can do in pi: branch before a message you wrote, or right after an entry. */
+type ForkPlan =
+  | { readonly kind: "before" | "after"; readonly target: SessionEntry }
+  | { readonly kind: "here" | "none" };
+
+const isUserMessage = (entry: SessionEntry): boolean =>
+  entry.type === "message" && entry.message.role === "user";
+
+/**
+ * pi's RPC can only start a session before one of the user's messages (`fork`). A user message is
+ * branched before; any other entry with a user message right after it is continued from (a fork
+ * at that message leaves the chosen entry last); the current leaf is where the conversation
+ * already is; anything else cannot be reached.
+ */
+function forkPlan(node: SessionTreeNode, currentId: string | null | undefined): ForkPlan {
+  if (isUserMessage(node.entry)) return { kind: "before", target: node.entry };
+  const next = node.children.find((child) => isUserMessage(child.entry));
+  if (next !== undefined) return { kind: "after", target: next.entry };
+  return node.entry.id === currentId ? { kind: "here" } : { kind: "none" };
 }
 
 declare global {
