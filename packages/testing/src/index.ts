@@ -23,6 +23,7 @@ export {
 export { type PiCommand, type PiCommandOptions, piCommand } from "./launcher/pi-command.ts";
 export { PI_PACKAGES, type PiInstall, type PiVersion, resolvePi } from "./launcher/resolve-pi.ts";
 export { resolveNode20, resolveNode22 } from "./launcher/runtime.ts";
+export { type ScriptCommand, scriptCommand } from "./launcher/script-command.ts";
 export { type SessionHostOptions, sessionHostOptions } from "./launcher/session-host.ts";
 export { uiProbeExtensionPath } from "./launcher/ui-probe.ts";
 export {
@@ -50,3 +51,10 @@ export type {
   ScriptedFailure,
   ScriptedReply,
 } from "./model-server/types.ts";
+export {
+  listProcesses,
+  type ProcessEntry,
+  readProcess,
+  waitForNoProcesses,
+  waitForProcess,
+} from "./processes.ts";

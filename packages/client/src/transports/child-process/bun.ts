@@ -13,6 +13,7 @@ import {
   mergeEnv,
   spawnError,
 } from "./options.ts";
+import { soloSignal } from "./process-group.ts";
 
 /** The part of Bun's `FileSink` (a piped stdin) used here. */
 interface BunFileSink {
@@ -42,8 +43,15 @@ interface BunNamespace {
     stdin: "pipe";
     stdout: "pipe";
     stderr: "pipe";
+    detached: boolean;
   }): BunSubprocess;
   readonly env: Record<string, string | undefined>;
+}
+
+/** The part of Bun's `process` global used here. */
+interface BunProcess {
+  readonly platform: string;
+  kill(pid: number, signal: string | 0): void;
 }
 
 /**
@@ -60,6 +68,8 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
   if (bun === undefined)
     throw new TypeError("spawnBun needs Bun; use spawnPi from @pi-kit/client/process");
   const command = options.command ?? DEFAULT_COMMAND;
+  const host = (globalThis as unknown as { process: BunProcess }).process;
+  const groups = host.platform !== "win32";
   let child: BunSubprocess;
   try {
     child = bun.spawn({
@@ -70,6 +80,8 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
+      // A group (and session) of its own, so a terminal's Ctrl-C reaches only the host; see ProcessGroup.
+      detached: groups,
     });
   } catch (cause) {
     throw spawnError(command, cause);
@@ -100,7 +112,12 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      kill: (signal) => child.kill(signal),
+      group: {
+        signal: (signal) => {
+          if (groups) host.kill(-child.pid, signal);
+          else soloSignal(signal, (s) => child.kill(s));
+        },
+      },
     },
     options,
   );

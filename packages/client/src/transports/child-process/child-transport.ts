@@ -1,6 +1,6 @@
 import { lineSink, pumpFrames, settlesWithin } from "../frames.ts";
 import type { TransportCloseInfo } from "../transport.ts";
-import { gracefulStop } from "./graceful-stop.ts";
+import { DEFAULT_STOP_TIMEOUTS, gracefulStop } from "./graceful-stop.ts";
 import {
   type ChildProcessOptions,
   type ChildProcessTransport,
@@ -8,6 +8,7 @@ import {
   type ExitStatus,
   type StopSignal,
 } from "./options.ts";
+import { type ProcessGroup, sweepGroup } from "./process-group.ts";
 import { StderrRing } from "./stderr-ring.ts";
 
 /**
@@ -29,8 +30,8 @@ export interface SpawnedChild {
   readonly stderr: ReadableStream<Uint8Array>;
   /** Resolves (never rejects) when the process has exited. */
   readonly exited: Promise<ExitStatus>;
-  /** Sends a signal. Never called once `exited` has settled; may throw if the process just went. */
-  kill(signal: StopSignal): void;
+  /** pi's process group: pi leads it, so a signal to it reaches pi and what it started there. */
+  readonly group: ProcessGroup;
 }
 
 /** Builds the runtime-independent {@link ChildProcessTransport} over an adapter's child. */
@@ -47,11 +48,11 @@ export function createChildTransport(
   let stopping = false;
   let stop: Promise<unknown> | undefined;
 
-  // Once pi has exited there is nothing to signal (and its pid may be reused).
+  // Once pi has exited, only the sweep below signals what is left of its group.
   const kill = (signal: StopSignal): void => {
     if (exited) return;
     try {
-      child.kill(signal);
+      child.group.signal(signal);
     } catch {
       // The process exited between the check and the signal.
     }
@@ -59,6 +60,11 @@ export function createChildTransport(
 
   const closed = child.exited.then(async (status): Promise<TransportCloseInfo> => {
     exited = true;
+    // First, so that leftovers holding pi's pipes let go of them for the drain.
+    await sweepGroup(
+      child.group,
+      options.stopTimeouts?.sigtermMs ?? DEFAULT_STOP_TIMEOUTS.sigtermMs,
+    );
     await settlesWithin(Promise.all([frames.ended, stderrDone]), EXIT_DRAIN_MS);
     frames.stop();
     // Release stdin too: nobody reads it any more, and Deno's test sanitizer counts it as a leak.

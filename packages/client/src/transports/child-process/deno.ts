@@ -13,6 +13,7 @@ import {
   mergeEnv,
   spawnError,
 } from "./options.ts";
+import { soloSignal } from "./process-group.ts";
 
 /** The part of `Deno.ChildProcess` used here. */
 interface DenoChildProcess {
@@ -36,9 +37,12 @@ interface DenoNamespace {
       stdin: "piped";
       stdout: "piped";
       stderr: "piped";
+      detached: boolean;
     },
   ) => { spawn(): DenoChildProcess };
   readonly env: { toObject(): Record<string, string> };
+  readonly build: { readonly os: string };
+  kill(pid: number, signal: string | 0): void;
 }
 
 /**
@@ -56,6 +60,7 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
   if (deno === undefined)
     throw new TypeError("spawnDeno needs Deno; use spawnPi from @pi-kit/client/process");
   const command = options.command ?? DEFAULT_COMMAND;
+  const groups = deno.build.os !== "windows";
   // Deno adds `env` to the inherited environment by itself; removing a variable needs the full copy.
   const inherit = options.inheritEnv !== false;
   const removes = inherit && Object.values(options.env ?? {}).includes(undefined);
@@ -69,6 +74,8 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      // A group (and session) of its own, so a terminal's Ctrl-C reaches only the host; see ProcessGroup.
+      detached: groups,
     }).spawn();
   } catch (cause) {
     throw spawnError(command, cause);
@@ -84,7 +91,12 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      kill: (signal) => child.kill(signal),
+      group: {
+        signal: (signal) => {
+          if (groups) deno.kill(-child.pid, signal);
+          else soloSignal(signal, (s) => child.kill(s));
+        },
+      },
     },
     options,
   );

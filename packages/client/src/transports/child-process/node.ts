@@ -15,6 +15,10 @@ import {
   mergeEnv,
   spawnError,
 } from "./options.ts";
+import { soloSignal } from "./process-group.ts";
+
+/** Whether pi gets a process group of its own: everywhere but Windows, which has none. */
+const GROUPS = process.platform !== "win32";
 
 /**
  * Spawns pi on Node and resolves once the process has started; write to it at once (pi buffers
@@ -35,6 +39,8 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
       env: mergeEnv(options.inheritEnv === false ? {} : process.env, options.env),
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
+      // A group (and session) of its own, so a terminal's Ctrl-C reaches only the host; see ProcessGroup.
+      detached: GROUPS,
     });
   } catch (cause) {
     throw spawnError(command, cause);
@@ -61,7 +67,12 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
       stdout: toReadable(child.stdout, options.highWaterMark !== undefined),
       stderr: toReadable(child.stderr, false),
       exited,
-      kill: (signal) => child.kill(signal),
+      group: {
+        signal: (signal) => {
+          if (GROUPS) process.kill(-(child.pid as number), signal);
+          else soloSignal(signal, (s) => child.kill(s));
+        },
+      },
     },
     options,
   );
