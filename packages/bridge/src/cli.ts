@@ -36,6 +36,9 @@ Options:
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
 
+/** The signals that stop the bridge gracefully: Ctrl-C, a service manager, a closed terminal. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /** Parsed command line. */
 interface CliArgs {
   readonly serve: ServeBridgeOptions;
@@ -162,8 +165,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   const served = await serve({ ...parsed.serve, logger });
   logger({ event: "bridge_started", url: served.url, sessionsDir: parsed.serve.sessionsDir });
   // The one place the token is shown: stdout, once, for the person who started the bridge.
-  console.log(`pi-kit bridge listening on ${served.url}`);
-  console.log(`token: ${served.token}`);
+  console.log(`pi-kit bridge listening on ${served.url}\ntoken: ${served.token}`);
   await new Promise<void>((done) => {
     let stopping = false;
     const stop = (): void => {
@@ -171,8 +173,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       stopping = true;
       served.close().then(done, done);
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    for (const signal of STOP_SIGNALS) process.once(signal, stop);
   });
 }
 

@@ -89,8 +89,11 @@ type WebSocketCtor = new (url: string, protocols?: string[]) => MinimalWebSocket
 
 let requestId = 0;
 
+/** Where a test client connects: a bridge under test, or any bridge's URLs and token. */
+export type BridgeAddress = Pick<TestBridge, "wsUrl" | "token">;
+
 /** Opens a socket with the token in the subprotocol list, as a browser would. */
-export async function connect(bridge: TestBridge, name: string): Promise<TestClient> {
+export async function connect(bridge: BridgeAddress, name: string): Promise<TestClient> {
   // Node 20 has no global WebSocket: fall back to the ws package there.
   const WS =
     (globalThis as { WebSocket?: WebSocketCtor }).WebSocket ??
