@@ -18,6 +18,8 @@ export const runtime: "node" | "deno" | "bun" =
 export interface TestBridge extends ServedBridge {
   readonly pi: PiCommand;
   readonly log: BridgeLogEvent[];
+  /** The sessions directory the bridge uses. */
+  readonly sessionsDir: string;
   /** `ws://…/sessions/<name>/ws`. */
   wsUrl(name: string): string;
   /** Stops the bridge, the model server and removes the temp dirs. */
@@ -38,17 +40,21 @@ export async function startBridge(
         ? await import("../src/adapters/deno.ts")
         : await import("../src/adapters/node.ts");
   const { uiProbe: _, ...rest } = options;
+  const host = sessionHostOptions(pi);
   const served = await adapter.serveBridge({
-    ...sessionHostOptions(pi),
+    ...host,
     port: 0,
     logger: (entry) => log.push(entry),
-    stopTimeouts: { stdinCloseMs: 2000, sigtermMs: 1000 },
+    // pi reads stdin only once it has booted, which can take seconds on a loaded machine: a
+    // stop right after a start must still be the graceful one (exit 0), not SIGTERM's.
+    stopTimeouts: { stdinCloseMs: 15_000, sigtermMs: 1000 },
     ...rest,
   });
   return {
     ...served,
     pi,
     log,
+    sessionsDir: rest.sessionsDir ?? host.sessionsDir,
     wsUrl: (name) => `${served.url.replace(/^http/, "ws")}/sessions/${name}/ws`,
     async dispose() {
       await served.close();
@@ -101,6 +107,7 @@ export async function connect(bridge: BridgeAddress, name: string): Promise<Test
   const ws = new WS(bridge.wsUrl(name), ["pi-kit.v1", `pi-kit.token.${bridge.token}`]);
   const records: Rec[] = [];
   const waiters = new Set<() => void>();
+  let isClosed = false;
   let resolveClosed!: (value: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => (resolveClosed = r));
   ws.onmessage = (event) => {
@@ -108,6 +115,8 @@ export async function connect(bridge: BridgeAddress, name: string): Promise<Test
     for (const wake of waiters) wake();
   };
   ws.onclose = (event) => {
+    // Set before waking the waiters, so a waiter learns at once that nothing more will come.
+    isClosed = true;
     resolveClosed({ code: event.code, reason: event.reason });
     for (const wake of waiters) wake();
   };
@@ -116,8 +125,6 @@ export async function connect(bridge: BridgeAddress, name: string): Promise<Test
     ws.onerror = () => reject(new Error("WebSocket failed to open"));
   });
   ws.onerror = () => {};
-  let isClosed = false;
-  void closed.then(() => (isClosed = true));
   const client: TestClient = {
     records,
     protocol: ws.protocol,
