@@ -1,5 +1,5 @@
 import { serve } from "@hono/node-server";
-import { createBridge, generateToken } from "@pi-kit/bridge";
+import { createBridge, defaultSessionsDir, generateToken } from "@pi-kit/bridge";
 import { nodeWebSocket } from "@pi-kit/bridge/node";
 import { Hono } from "hono";
 
@@ -9,7 +9,7 @@ const bridge = createBridge(
   {
     pi: { command: "pi", args: ["--mode", "rpc"] },
     token,
-    sessionsDir: "./sessions",
+    sessionsDir: defaultSessionsDir(), // ~/.local/state/pi-kit/bridge/sessions, private
   },
   ws.runtime,
 );

@@ -13,10 +13,13 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { BridgeCloseCode } from "./close-codes.ts";
 import { BridgeError } from "./errors.ts";
+import { healthRoutes } from "./health/health-routes.ts";
+import { spawnCheck, writableCheck } from "./health/readiness.ts";
 import { failure, sessionRoutes } from "./http/routes.ts";
-import { type BridgeLogger, jsonLogger, safeLog } from "./logger.ts";
+import { type BridgeLogger, jsonLogger, logLabel, safeLog } from "./logger.ts";
 import { type CommandPolicyOptions, createCommandPolicy } from "./security/command-policy.ts";
 import { createOriginCheck } from "./security/origin.ts";
+import { prepareSessionsDir } from "./security/sessions-dir.ts";
 import {
   assertUsableToken,
   offeredProtocols,
@@ -43,6 +46,12 @@ function offersPiKit(c: Context): boolean {
     c.req.header("upgrade")?.toLowerCase() === "websocket" &&
     offeredProtocols(c.req.raw.headers).includes(SUBPROTOCOL)
   );
+}
+
+/** A request's `Origin` header as a log label: a client chooses it, so it may be anything. */
+function originLabel(c: Context): string | null {
+  const origin = c.req.header("origin");
+  return origin === undefined ? null : logLabel(origin, 100);
 }
 
 /** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
@@ -89,7 +98,10 @@ export interface BridgeOptions {
   readonly pi: PiProcessSpec;
   /** The shared secret clients present (see `generateToken`). */
   readonly token: string;
-  /** The directory holding one session directory per session name. */
+  /**
+   * The directory holding one session directory per session name (see `defaultSessionsDir`).
+   * Created with mode 0700; refused when another user owns it or could write to it.
+   */
   readonly sessionsDir: string;
   /** pi arguments that put its session files in `sessionDir`. Default `["--session-dir", dir]`. */
   readonly sessionArgs?: (sessionDir: string) => readonly string[];
@@ -111,7 +123,7 @@ export interface BridgeOptions {
 
 /** A bridge: mount `app` in any Hono server, and `close()` it on shutdown. */
 export interface Bridge {
-  /** The routes: `/api/sessions…` and `/sessions/:name/ws`. */
+  /** The routes: `/api/sessions…`, `/sessions/:name/ws`, and `/healthz` and `/readyz` (no token). */
   readonly app: Hono;
   /** The sessions, for inspection and direct control. */
   readonly sessions: SessionRegistry;
@@ -138,6 +150,7 @@ export interface Bridge {
  */
 export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime): Bridge {
   assertUsableToken(options.token);
+  prepareSessionsDir(options.sessionsDir);
   const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const logger = options.logger ?? jsonLogger();
   const policy = createCommandPolicy(options.policy);
@@ -164,12 +177,13 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     status: 400 | 401 | 403 | 404 | 426 | 503,
     reason: string,
   ): Response | Promise<Response> => {
+    const name = c.req.param("name");
     safeLog(logger, {
       event: "connection_rejected",
       status,
       reason,
-      ...(c.req.param("name") === undefined ? {} : { session: c.req.param("name") }),
-      origin: c.req.header("origin") ?? null,
+      ...(name === undefined ? {} : { session: logLabel(name, 64) }),
+      origin: originLabel(c),
     });
     // A pi-kit client (one that offers pi-kit.v1) may be a browser, which hides HTTP statuses
     // from scripts: it gets the upgrade and, at once, a close code that says why. Nothing else
@@ -194,6 +208,15 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       allowMethods: ["GET", "POST", "DELETE"],
       allowHeaders: ["Authorization", "Content-Type"],
       maxAge: 600,
+    }),
+  );
+  // Before authentication: load balancers probe without a token, and learn nothing but a status.
+  app.route(
+    "/",
+    healthRoutes({
+      checks: [spawnCheck(options.pi), writableCheck(options.sessionsDir)],
+      closing: () => closing !== undefined,
+      logger,
     }),
   );
   app.use("*", async (c, next) => {
@@ -230,8 +253,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
           event: "connection_rejected",
           status,
           reason: error instanceof Error ? error.message : String(error),
-          session: name,
-          origin: c.req.header("origin") ?? null,
+          session: logLabel(name, 64),
+          origin: originLabel(c),
         });
         return failure(c, error);
       }
@@ -242,7 +265,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       policy,
       limits,
       logger,
-      origin: c.req.header("origin") ?? null,
+      origin: originLabel(c),
     });
     return runtime.upgrade(c, events, protocol);
   });

@@ -27,3 +27,8 @@ export function closeReason(fields: Record<string, unknown>, trim?: string): str
   }
   return fits(text) ? text : base;
 }
+
+/** The reason of a 1009 close: a message over `max` UTF-8 bytes, the same on every runtime. */
+export function tooBigReason(max: number): string {
+  return closeReason({ reason: "too_big", max });
+}

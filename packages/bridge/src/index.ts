@@ -33,6 +33,7 @@ export {
 } from "./security/command-policy.ts";
 export { createOriginCheck, type OriginCheck } from "./security/origin.ts";
 export { TokenBucket } from "./security/rate-limit.ts";
+export { defaultSessionsDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 export {
   generateToken,
   SUBPROTOCOL,

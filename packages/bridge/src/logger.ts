@@ -1,6 +1,12 @@
-/** One structured log entry. Entries never carry the token, headers or record contents. */
+/**
+ * One structured log entry. Entries never carry the token, headers or record contents: a record
+ * type, a session name or an origin a client sent appears only as a short {@link logLabel}.
+ */
 export type BridgeLogEvent =
   | { readonly event: "bridge_started"; readonly url?: string; readonly sessionsDir: string }
+  | { readonly event: "config_warning"; readonly message: string }
+  | { readonly event: "readiness_lost"; readonly problem: string }
+  | { readonly event: "readiness_restored" }
   | { readonly event: "bridge_closed" }
   | {
       readonly event: "connection_open";
@@ -58,6 +64,8 @@ export type BridgeLogEventName = BridgeLogEvent["event"];
 export type BridgeLogger = (entry: BridgeLogEvent) => void;
 
 const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
+  "config_warning",
+  "readiness_lost",
   "connection_rejected",
   "connection_stalled",
   "command_denied",
@@ -81,6 +89,23 @@ export function jsonLogger(
       JSON.stringify({ time: new Date().toISOString(), level: logLevel(entry.event), ...entry }),
     );
   };
+}
+
+/** The most characters of untrusted text (a record type, a name, an origin) a log entry holds. */
+export const MAX_LOG_LABEL = 32;
+
+/**
+ * Untrusted text made fit for a log entry: at most `max` characters, anything but printable
+ * ASCII escaped (`\u001b`), and `…` when cut. A 200 KB record type logs as 33 characters.
+ */
+export function logLabel(text: string, max: number = MAX_LOG_LABEL): string {
+  const cut = text.length > max;
+  const escaped = text
+    .slice(0, max)
+    .replace(/[^\x20-\x7e]|\\/g, (c) =>
+      c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+  return cut ? `${escaped}…` : escaped;
 }
 
 /** A logger that drops everything, for tests and embedding. */

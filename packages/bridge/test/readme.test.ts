@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { readmeExamples } from "../../../test-support/readme-examples.ts";
 import { runtime } from "./helpers.ts";
@@ -9,11 +12,14 @@ const examples = readmeExamples(new URL("../", import.meta.url));
 /** Runs an example the way the README's reader would, on Node; returns what it printed. */
 function run(name: string): string {
   const path = examples.get(name) as string;
+  const state = mkdtempSync(join(tmpdir(), "pi-kit-readme-"));
   const result = spawnSync(
     process.execPath,
     ["--conditions=@pi-kit/source", "--import", "tsx", path],
-    { encoding: "utf8", timeout: 60_000 },
+    // The default sessions directory lands in a temp state directory, not the tester's home.
+    { encoding: "utf8", timeout: 60_000, env: { ...process.env, XDG_STATE_HOME: state } },
   );
+  rmSync(state, { recursive: true, force: true });
   assert.equal(result.status, 0, result.stderr);
   return result.stdout;
 }

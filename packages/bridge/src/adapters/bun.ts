@@ -68,8 +68,15 @@ const upgradeWebSocket = defineWebSocketHelper<BunSocket, { protocol?: string }>
 );
 
 /**
- * WebSocket support for Bun. Serve with {@link bunWebSocketHandler} as `Bun.serve`'s `websocket`;
- * it makes Bun enforce `maxRecordBytes` itself (close 1009).
+ * How far past `maxRecordBytes` Bun itself still reads a message. Bun closes a longer one with
+ * 1009 and its own reason (`Received too big message`), so the relay enforces `maxRecordBytes`
+ * with the documented JSON reason, and Bun's cap only bounds what a connection can make it buffer.
+ */
+export const BUN_PAYLOAD_FACTOR = 4;
+
+/**
+ * WebSocket support for Bun. Serve with {@link bunWebSocketHandler} as `Bun.serve`'s `websocket`:
+ * the relay closes a message over `maxRecordBytes` with 1009 and `{"reason":"too_big",…}`.
  */
 export const bunWebSocket: WebSocketRuntime<BunSocket> = {
   upgrade: (c, events, protocol) =>
@@ -81,11 +88,14 @@ export const bunWebSocket: WebSocketRuntime<BunSocket> = {
   },
 };
 
-/** `Bun.serve`'s `websocket` option for a bridge: Hono's handlers plus the message size cap. */
+/**
+ * `Bun.serve`'s `websocket` option for a bridge: Hono's handlers, and Bun's own message cap at
+ * {@link BUN_PAYLOAD_FACTOR} times `maxRecordBytes`.
+ */
 export function bunWebSocketHandler(
   maxRecordBytes: number = DEFAULT_LIMITS.maxRecordBytes,
 ): typeof websocket & { maxPayloadLength: number } {
-  return { ...websocket, maxPayloadLength: maxRecordBytes };
+  return { ...websocket, maxPayloadLength: maxRecordBytes * BUN_PAYLOAD_FACTOR };
 }
 
 /** Serves a bridge with `Bun.serve`; resolves once listening. */

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
 import * as wsModule from "ws";
 import { createBridge, DEFAULT_LIMITS } from "../bridge.ts";
+import { BridgeCloseCode, tooBigReason } from "../close-codes.ts";
 import { generateToken, SUBPROTOCOL } from "../security/token.ts";
 import {
   baseUrl,
@@ -27,6 +28,7 @@ import type { WebSocketRuntime } from "../ws/runtime.ts";
 interface NodeSocket {
   readonly bufferedAmount: number;
   terminate(): void;
+  close(code?: number, reason?: string): void;
 }
 
 /** The options of `ws`'s `WebSocketServer` used here. */
@@ -55,13 +57,17 @@ export interface NodeWebSocket {
  * handshake echoes only `pi-kit.v1`, never the token entry.
  */
 export function nodeWebSocket(options: { readonly maxRecordBytes?: number } = {}): NodeWebSocket {
+  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes;
   const server = new WebSocketServer({
     noServer: true,
-    maxPayload: options.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes,
+    maxPayload: maxRecordBytes,
     // Compression would hide the real queue size from bufferedAmount and costs CPU per event.
     perMessageDeflate: false,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
+  server.on("connection", (socket) =>
+    explainTooBig(socket as unknown as NodeSocket, maxRecordBytes),
+  );
   return {
     server,
     runtime: {
@@ -72,6 +78,20 @@ export function nodeWebSocket(options: { readonly maxRecordBytes?: number } = {}
       terminate: (ws) => ws.terminate(),
     },
   };
+}
+
+/**
+ * `ws` refuses a message over `maxPayload` as soon as its header arrives, before buffering it,
+ * by calling the socket's `close(1009)` without a reason. Give that call the reason the other
+ * runtimes send, `{"reason":"too_big","max":…}`, so clients see the same everywhere.
+ */
+function explainTooBig(socket: NodeSocket, max: number): void {
+  const close = socket.close.bind(socket);
+  socket.close = (code, reason) =>
+    close(
+      code,
+      code === BridgeCloseCode.MessageTooBig && reason === undefined ? tooBigReason(max) : reason,
+    );
 }
 
 /** Serves a bridge on Node; resolves once listening. */

@@ -4,8 +4,14 @@
  * command `undefined`), so anything invalid is refused, not forwarded.
  */
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { COMMAND_TYPES, validateCommand, validateUiResponse } from "@pi-kit/protocol";
+import {
+  COMMAND_TYPES,
+  type ProtocolError,
+  validateCommand,
+  validateUiResponse,
+} from "@pi-kit/protocol";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { logLabel } from "../logger.ts";
 
 /** The record type of a dialog answer, which is not a command but passes the policy too. */
 const UI_RESPONSE = "extension_ui_response";
@@ -39,11 +45,11 @@ export type PolicyDecision =
     }
   | {
       readonly ok: false;
-      /** The pi-style failure response to send back, as one record. */
+      /** The pi-style failure response to send back, as one record, saying in full what is wrong. */
       readonly response: string;
-      /** The record type, or `"parse"` when there was none. */
+      /** The record type for the log: a known one, or a short escaped prefix (`"parse"`: none). */
       readonly type: string;
-      /** Why, without the prefix. */
+      /** Why, for the log: names fields, never quotes their values. */
       readonly reason: string;
     };
 
@@ -80,7 +86,7 @@ export function createCommandPolicy(options: CommandPolicyOptions = {}): Command
       typeof record.id === "string" || typeof record.id === "number" ? record.id : undefined;
     const type = typeof record.type === "string" ? record.type : "parse";
     const problem = type === UI_RESPONSE ? validateUiResponse(record) : validateCommand(record);
-    if (problem !== undefined) return refuse(id, type, problem.message);
+    if (problem !== undefined) return refuse(id, type, problem.message, invalidReason(problem));
     if (deny.has(type) || (allow !== undefined && !allow.has(type))) {
       return refuse(id, type, `\`${type}\` is not allowed on this bridge`);
     }
@@ -134,13 +140,32 @@ function confinePaths(
   return full === path ? undefined : { ...record, [field]: full };
 }
 
-function refuse(id: string | number | undefined, type: string, reason: string): PolicyDecision {
+/**
+ * A refusal. `message` goes to the client, who sent the values it may quote; `reason` goes to the
+ * log and must not quote any (it defaults to `message` where that names fields only). The type
+ * is cut to a short label in both: an unknown one is as long as the client made it.
+ */
+function refuse(
+  id: string | number | undefined,
+  type: string,
+  message: string,
+  reason: string = message,
+): PolicyDecision {
+  const label = logLabel(type);
   const response = {
     type: "response",
     ...(id === undefined ? {} : { id }),
-    command: type,
+    command: label,
     success: false,
-    error: DENIED_PREFIX + reason,
+    error: DENIED_PREFIX + message,
   };
-  return { ok: false, response: JSON.stringify(response), type, reason };
+  return { ok: false, response: JSON.stringify(response), type: label, reason };
+}
+
+/** What is invalid, by field name only: the validator's message quotes the value. */
+function invalidReason(problem: ProtocolError): string {
+  const { field, command } = (problem.detail ?? {}) as { field?: unknown; command?: unknown };
+  if (field === "type") return "unknown record type";
+  if (typeof field !== "string") return "invalid record";
+  return typeof command === "string" ? `invalid \`${command}.${field}\`` : `invalid \`${field}\``;
 }

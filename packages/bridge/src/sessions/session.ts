@@ -146,7 +146,7 @@ export class Session {
 
   /** Creates the session directory and spawns pi in it. */
   static async start(name: string, dir: string, settings: SessionSettings): Promise<Session> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     let transport: ChildProcessTransport;
     try {
       transport = await settings.spawn({

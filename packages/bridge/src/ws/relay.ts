@@ -4,7 +4,7 @@
  * backpressure measured on the socket.
  */
 import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
-import { BridgeCloseCode, closeReason } from "../close-codes.ts";
+import { BridgeCloseCode, closeReason, tooBigReason } from "../close-codes.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
 import type { CommandPolicy } from "../security/command-policy.ts";
 import { TokenBucket } from "../security/rate-limit.ts";
@@ -147,10 +147,7 @@ class SocketConnection implements SessionConnection {
       return;
     }
     if (!this.#fits(data, limits.maxRecordBytes)) {
-      this.close(
-        BridgeCloseCode.MessageTooBig,
-        closeReason({ reason: "too_big", max: limits.maxRecordBytes }),
-      );
+      this.close(BridgeCloseCode.MessageTooBig, tooBigReason(limits.maxRecordBytes));
       return;
     }
     if (!this.#bucket.take()) {
