@@ -1,142 +1,27 @@
 #!/usr/bin/env node
 /**
  * @module
- * `pi-kit-bridge`: serves the bridge on the current runtime (Node, Deno or Bun).
+ * The CLI: serves the bridge on the current runtime (Node, Deno or Bun).
  *
  * ```sh
- * pi-kit-bridge --port 8787 --origin http://localhost:5173 --deny bash -- pi --mode rpc
+ * npx @pi-kit/bridge --port 8787 --origin http://localhost:5173 --deny bash -- pi --mode rpc
  * ```
  *
- * Prints the URL and the token once on stdout; logs go to stderr as JSON lines, never the token.
- * SIGINT and SIGTERM stop every pi gracefully (stdin first) before exiting.
+ * Prints the URL, and a generated token once, on stdout; logs go to stderr as JSON lines, never
+ * with the token. SIGINT, SIGTERM and SIGHUP stop every pi gracefully (stdin first) before
+ * exiting. A configuration mistake is one line on stderr and exit code 2.
  */
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import process from "node:process";
-import type { BridgeLimits } from "./bridge.ts";
+import { type CliArgs, parseArgs, USAGE, UsageError } from "./cli/parse-args.ts";
+import { BridgeError, BridgeErrorCode } from "./errors.ts";
 import { jsonLogger } from "./logger.ts";
 import type { ServeBridgeOptions, ServedBridge } from "./serve-options.ts";
 
-const USAGE = `Usage: pi-kit-bridge [options] -- <pi command> [pi args...]
-
-Options:
-  --port <n>            Port (default 8787; 0 picks a free one)
-  --host <addr>         Interface (default 127.0.0.1; anything else exposes pi to the network)
-  --token <t>           Token (default: $PI_KIT_BRIDGE_TOKEN, else a generated one, printed once)
-  --origin <origin>     Allow a browser origin (repeatable; "*" allows any)
-  --allow <types>       Only these record types (comma-separated, repeatable)
-  --deny <types>        Refuse these record types, e.g. bash (comma-separated, repeatable)
-  --sessions-dir <dir>  Where session directories go (default: <tmp>/pi-kit-bridge/sessions)
-  --max-sessions <n>    Session cap (default 16)
-  --grace-ms <n>        Keep pi running this long without a client (default 30000)
-  --idle-ms <n>         Reap attached sessions idle this long; 0 = never (default 3600000)
-  --high-water-mark <n> Socket bytes before reading pi pauses (default 1048576)
-  --no-auto-create      Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
-  --help                Show this help
-
-The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
+export { type CliArgs, isLoopback, parseArgs, type TokenSource } from "./cli/parse-args.ts";
 
 /** The signals that stop the bridge gracefully: Ctrl-C, a service manager, a closed terminal. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
-/** Parsed command line. */
-interface CliArgs {
-  readonly serve: ServeBridgeOptions;
-}
-
-/** Parses argv (without the runtime and script); throws an Error with a message for the user. */
-export function parseArgs(
-  argv: readonly string[],
-  env: Record<string, string | undefined>,
-): CliArgs {
-  const dash = argv.indexOf("--");
-  const own = dash === -1 ? argv : argv.slice(0, dash);
-  const piCommand = dash === -1 ? [] : argv.slice(dash + 1);
-  const origins: string[] = [];
-  const allow: string[] = [];
-  const deny: string[] = [];
-  const limits: { -readonly [K in keyof BridgeLimits]: BridgeLimits[K] } = {};
-  let port: number | undefined;
-  let hostname: string | undefined;
-  let token = env.PI_KIT_BRIDGE_TOKEN;
-  let sessionsDir: string | undefined;
-  let autoCreate = true;
-  for (let i = 0; i < own.length; i++) {
-    const flag = own[i] as string;
-    const value = (): string => {
-      const next = own[++i];
-      if (next === undefined) throw new Error(`${flag} needs a value`);
-      return next;
-    };
-    const number = (): number => {
-      const text = value();
-      const n = Number(text);
-      if (!Number.isInteger(n) || n < 0)
-        throw new Error(`${flag} needs a whole number, got ${text}`);
-      return n;
-    };
-    const list = (): string[] =>
-      value()
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-    switch (flag) {
-      case "--port":
-        port = number();
-        break;
-      case "--host":
-        hostname = value();
-        break;
-      case "--token":
-        token = value();
-        break;
-      case "--origin":
-        origins.push(value());
-        break;
-      case "--allow":
-        allow.push(...list());
-        break;
-      case "--deny":
-        deny.push(...list());
-        break;
-      case "--sessions-dir":
-        sessionsDir = resolve(value());
-        break;
-      case "--max-sessions":
-        limits.maxSessions = number();
-        break;
-      case "--grace-ms":
-        limits.graceMs = number();
-        break;
-      case "--idle-ms":
-        limits.idleMs = number();
-        break;
-      case "--high-water-mark":
-        limits.highWaterMark = number();
-        break;
-      case "--no-auto-create":
-        autoCreate = false;
-        break;
-      default:
-        throw new Error(`Unknown option ${flag}`);
-    }
-  }
-  const [command, ...args] = piCommand;
-  if (command === undefined) throw new Error("Give the pi command after --, e.g. -- pi --mode rpc");
-  return {
-    serve: {
-      pi: { command, args },
-      ...(token === undefined || token === "" ? {} : { token }),
-      sessionsDir: sessionsDir ?? join(tmpdir(), "pi-kit-bridge", "sessions"),
-      origins,
-      policy: { ...(allow.length > 0 ? { allow } : {}), deny },
-      limits,
-      autoCreate,
-      ...(port === undefined ? {} : { port }),
-      ...(hostname === undefined ? {} : { hostname }),
-    },
-  };
-}
 
 /** Loads the adapter of the runtime this runs on. */
 async function adapter(): Promise<(options: ServeBridgeOptions) => Promise<ServedBridge>> {
@@ -146,7 +31,13 @@ async function adapter(): Promise<(options: ServeBridgeOptions) => Promise<Serve
   return (await import("./adapters/node.ts")).serveBridge;
 }
 
-/** Runs the CLI; resolves when the bridge has stopped after a signal. */
+/** Ends the CLI with one line on stderr. */
+function fail(message: string, exitCode: 1 | 2): void {
+  console.error(`pi-kit-bridge: ${message}${exitCode === 2 ? " (see --help)" : ""}`);
+  process.exitCode = exitCode;
+}
+
+/** Runs the CLI; resolves when the bridge has stopped after a signal, or failed to start. */
 export async function main(argv: readonly string[]): Promise<void> {
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(USAGE);
@@ -156,25 +47,39 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     parsed = parseArgs(argv, process.env);
   } catch (error) {
-    console.error(`pi-kit-bridge: ${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
+    if (!(error instanceof UsageError)) throw error;
+    return fail(error.message, 2);
   }
+  // Handled from the start: a signal while the bridge starts stops it as soon as it is up.
+  let served: ServedBridge | undefined;
+  let signalled = false;
+  let closing: Promise<void> | undefined;
+  let stopped!: () => void;
+  const done = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = (): void => {
+    signalled = true;
+    if (served === undefined || closing !== undefined) return;
+    closing = served.close();
+    closing.then(stopped, stopped);
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, stop);
+  // Whatever pi and the bridge write (transcripts, indexes) is for this user's eyes only: 0600.
+  process.umask(0o077);
   const logger = jsonLogger();
-  const serve = await adapter();
-  const served = await serve({ ...parsed.serve, logger });
+  for (const warning of parsed.warnings) logger({ event: "config_warning", message: warning });
+  try {
+    served = await (await adapter())({ ...parsed.serve, logger });
+  } catch (error) {
+    if (error instanceof BridgeError && error.code === BridgeErrorCode.InvalidOptions)
+      return fail(error.message, 2);
+    return fail(`cannot start: ${(error as Error).message}`, 1);
+  }
   logger({ event: "bridge_started", url: served.url, sessionsDir: parsed.serve.sessionsDir });
-  // The one place the token is shown: stdout, once, for the person who started the bridge.
-  console.log(`pi-kit bridge listening on ${served.url}\ntoken: ${served.token}`);
-  await new Promise<void>((done) => {
-    let stopping = false;
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      served.close().then(done, done);
-    };
-    for (const signal of STOP_SIGNALS) process.once(signal, stop);
-  });
+  // The one place a token is shown: stdout, once, and only one the bridge made up itself.
+  const token = parsed.tokenSource === "generated" ? `\ntoken: ${served.token}` : "";
+  console.log(`pi-kit bridge listening on ${served.url}${token}`);
+  if (signalled) stop();
+  await done;
 }
 
 if ((import.meta as { main?: boolean }).main ?? isEntry()) await main(process.argv.slice(2));

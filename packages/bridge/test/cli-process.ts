@@ -16,7 +16,7 @@ export interface CliProcess {
   /** Everything printed so far. */
   stdout(): string;
   stderr(): string;
-  /** Settles when the process has exited. */
+  /** Settles when the process has exited and its output is read. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves with the URL once the CLI says it listens; rejects when it exits first. */
   listening(): Promise<string>;
@@ -51,8 +51,9 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Cl
   child.stderr?.setEncoding("utf8").on("data", (text: string) => {
     err += text;
   });
+  // "close", not "exit": only then has everything it printed been read.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       resolve({ code, signal });
       for (const w of wake) w();
     }),

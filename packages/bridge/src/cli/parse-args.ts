@@ -1,0 +1,219 @@
+/**
+ * The CLI's command line: parsed and checked in full before anything starts, so a mistake is one
+ * line and exit code 2, never a stack trace from deep inside the server.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import process from "node:process";
+import type { BridgeLimits } from "../bridge.ts";
+import { BridgeError } from "../errors.ts";
+import { createCommandPolicy } from "../security/command-policy.ts";
+import { defaultSessionsDir } from "../security/sessions-dir.ts";
+import { assertUsableToken } from "../security/token.ts";
+import type { ServeBridgeOptions } from "../serve-options.ts";
+
+/** The CLI's help text. */
+export const USAGE = `Usage: npx @pi-kit/bridge [options] -- <pi command> [pi args...]
+
+Options:
+  --port <n>             Port (default 8787; 0 picks a free one)
+  --host <addr>          Interface (default 127.0.0.1; anything else exposes pi to the network:
+                         put a TLS terminator such as Caddy or nginx in front)
+  --behind-tls-proxy     The --host address is reached only through a TLS terminator
+                         (silences the warning about a non-loopback address)
+  --token-file <path>    Read the token from this file (first line)
+  --token <t>            The token; visible to every user in \`ps\`: prefer --token-file or
+                         $PI_KIT_BRIDGE_TOKEN. Without any of them a token is generated and printed once
+  --origin <origin>      Allow a browser origin (repeatable; "*" allows any)
+  --allow <types>        Only these record types (comma-separated, repeatable)
+  --deny <types>         Refuse these record types, e.g. bash (comma-separated, repeatable)
+  --sessions-dir <dir>   Where session directories go, private to this user
+                         (default: $XDG_STATE_HOME or ~/.local/state, then pi-kit/bridge/sessions)
+  --max-sessions <n>     Session cap (default 16)
+  --grace-ms <n>         Keep pi running this long without a client (default 30000)
+  --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
+  --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
+  --no-auto-create       Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
+  --help                 Show this help
+
+The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
+
+/** Where the token came from: only a generated one is ever printed. */
+export type TokenSource = "generated" | "flag" | "file" | "env";
+
+/** The parsed command line: what to serve, and what to warn about. */
+export interface CliArgs {
+  /** The options for `serveBridge` (without a logger). */
+  readonly serve: ServeBridgeOptions;
+  /** Where the token came from. */
+  readonly tokenSource: TokenSource;
+  /** Risky but valid choices, to log as warnings. */
+  readonly warnings: readonly string[];
+}
+
+/** A mistake on the command line; its message is the one line the CLI prints. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** The most a TCP port can be. */
+const MAX_PORT = 65_535;
+
+/**
+ * Parses argv (without the runtime and script). Throws a {@link UsageError} for anything that
+ * cannot work: unknown options, bad numbers, a weak token, unknown record types.
+ */
+export function parseArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): CliArgs {
+  const dash = argv.indexOf("--");
+  const own = dash === -1 ? argv : argv.slice(0, dash);
+  const piCommand = dash === -1 ? [] : argv.slice(dash + 1);
+  const origins: string[] = [];
+  const allow: string[] = [];
+  const deny: string[] = [];
+  const warnings: string[] = [];
+  const limits: { -readonly [K in keyof BridgeLimits]: BridgeLimits[K] } = {};
+  let port: number | undefined;
+  let hostname: string | undefined;
+  let behindProxy = false;
+  let token: { value: string; source: TokenSource } | undefined;
+  let sessionsDir: string | undefined;
+  let autoCreate = true;
+  for (let i = 0; i < own.length; i++) {
+    const flag = own[i] as string;
+    const value = (): string => {
+      const next = own[++i];
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      return next;
+    };
+    const number = (max = Number.MAX_SAFE_INTEGER): number => {
+      const text = value();
+      const n = Number(text);
+      if (text.trim() === "" || !Number.isInteger(n) || n < 0 || n > max)
+        throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${quote(text)}`);
+      return n;
+    };
+    const list = (): string[] =>
+      value()
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+    const setToken = (next: { value: string; source: TokenSource }): void => {
+      if (token !== undefined && token.source !== "env")
+        throw new UsageError("Give the token once: --token or --token-file");
+      token = next;
+    };
+    switch (flag) {
+      case "--port":
+        port = number(MAX_PORT);
+        break;
+      case "--host":
+        hostname = value();
+        break;
+      case "--behind-tls-proxy":
+        behindProxy = true;
+        break;
+      case "--token":
+        setToken({ value: value(), source: "flag" });
+        warnings.push(
+          "--token is visible to every user of this machine in `ps`; use --token-file or $PI_KIT_BRIDGE_TOKEN",
+        );
+        break;
+      case "--token-file":
+        setToken({ value: readTokenFile(value(), warnings), source: "file" });
+        break;
+      case "--origin":
+        origins.push(value());
+        break;
+      case "--allow":
+        allow.push(...list());
+        break;
+      case "--deny":
+        deny.push(...list());
+        break;
+      case "--sessions-dir":
+        sessionsDir = resolve(value());
+        break;
+      case "--max-sessions":
+        limits.maxSessions = number();
+        break;
+      case "--grace-ms":
+        limits.graceMs = number();
+        break;
+      case "--idle-ms":
+        limits.idleMs = number();
+        break;
+      case "--high-water-mark":
+        limits.highWaterMark = number();
+        break;
+      case "--no-auto-create":
+        autoCreate = false;
+        break;
+      default:
+        throw new UsageError(`Unknown option ${quote(flag)}`);
+    }
+  }
+  const fromEnv = env.PI_KIT_BRIDGE_TOKEN;
+  if (token === undefined && fromEnv !== undefined && fromEnv !== "")
+    token = { value: fromEnv, source: "env" };
+  const [command, ...args] = piCommand;
+  if (command === undefined)
+    throw new UsageError("Give the pi command after --, e.g. -- pi --mode rpc");
+  const policy = { ...(allow.length > 0 ? { allow } : {}), deny };
+  try {
+    if (token !== undefined) assertUsableToken(token.value);
+    createCommandPolicy(policy);
+  } catch (error) {
+    if (error instanceof BridgeError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (hostname !== undefined && !isLoopback(hostname) && !behindProxy) {
+    warnings.push(
+      `--host ${hostname} exposes pi (which runs shell commands) to the network, and the token and every record travel in clear text: put a TLS terminator such as Caddy or nginx in front and pass --behind-tls-proxy, or keep the default 127.0.0.1`,
+    );
+  }
+  return {
+    serve: {
+      pi: { command, args },
+      ...(token === undefined ? {} : { token: token.value }),
+      sessionsDir: sessionsDir ?? defaultSessionsDir(env),
+      origins,
+      policy,
+      limits,
+      autoCreate,
+      ...(port === undefined ? {} : { port }),
+      ...(hostname === undefined ? {} : { hostname }),
+    },
+    tokenSource: token?.source ?? "generated",
+    warnings,
+  };
+}
+
+/** Whether `host` is a loopback address (only this machine can connect). */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
+/** The first line of a token file; warns when others may read the file. */
+function readTokenFile(path: string, warnings: string[]): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+    const mode = statSync(path).mode;
+    if (process.platform !== "win32" && (mode & 0o077) !== 0)
+      warnings.push(`The token file ${path} can be read by other users: run \`chmod 600 ${path}\``);
+  } catch (error) {
+    throw new UsageError(`Cannot read the token file ${path}: ${(error as Error).message}`);
+  }
+  const token = text.split(/\r?\n/, 1)[0]?.trim() ?? "";
+  if (token === "") throw new UsageError(`The token file ${path} is empty`);
+  return token;
+}
+
+/** A value from the command line, quoted and cut short, for an error message. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}

@@ -1,0 +1,258 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type ModelServer, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
+import { defaultSessionsDir, generateToken, prepareSessionsDir } from "../src/index.ts";
+import { address, type CliProcess, printedToken, runCli } from "./cli-process.ts";
+import { connect } from "./helpers.ts";
+
+const packageDir = fileURLToPath(new URL("../", import.meta.url));
+
+let model: ModelServer;
+let scratch: string;
+before(async () => {
+  model = await startModelServer();
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "pi-kit-cli-")));
+});
+after(async () => {
+  await model.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A fresh directory under the scratch root. */
+function fresh(name: string): string {
+  const dir = join(scratch, `${name}-${Math.random().toString(36).slice(2, 8)}`);
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+/** The permission bits of a path, as `0o700`-style numbers. */
+const mode = (path: string): number => statSync(path).mode & 0o777;
+
+/** Runs the CLI until it listens, or until it exits (a refusal). */
+async function started(args: readonly string[], env: Record<string, string> = {}) {
+  const cli = runCli([...args, "--", "pi", "--mode", "rpc"], {
+    env: {
+      ...(process.env as Record<string, string>),
+      PI_KIT_BRIDGE_TOKEN: "",
+      // The default sessions directory, kept inside the scratch root.
+      XDG_STATE_HOME: join(scratch, "state"),
+      ...env,
+    },
+  });
+  const url = await Promise.race([cli.listening(), cli.exited.then(() => undefined)]);
+  return { cli, url };
+}
+
+/** Stops a CLI that is listening and waits for it to exit. */
+async function stop(cli: CliProcess): Promise<void> {
+  cli.child.kill("SIGTERM");
+  await cli.exited;
+}
+
+/** The structured log entries the CLI wrote to stderr. */
+function logEntries(cli: CliProcess): Record<string, unknown>[] {
+  return cli
+    .stderr()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const warnings = (cli: CliProcess): string[] =>
+  logEntries(cli)
+    .filter((e) => e.event === "config_warning")
+    .map((e) => String(e.message));
+
+test("cli: sessions go to the user's state directory by default, directories 0700 and files 0600", async () => {
+  const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
+  const host = sessionHostOptions(pi);
+  const state = join(pi.home, "state");
+  const cli = runCli(["--port", "0", "--", host.pi.command, ...host.pi.args], {
+    env: { ...host.pi.env, XDG_STATE_HOME: state },
+    cwd: host.pi.cwd,
+  });
+  try {
+    const url = await cli.listening();
+    const client = await connect(address(url, printedToken(cli.stdout()) as string), "work");
+    await client.request({ type: "prompt", message: "[[text hello]]" }, 60_000);
+    await client.waitFor((r) => r.type === "agent_settled", 60_000);
+    await client.close();
+    await stop(cli);
+    const sessions = join(state, "pi-kit", "bridge", "sessions");
+    assert.equal(defaultSessionsDir({ XDG_STATE_HOME: state }), sessions);
+    const modes = Object.fromEntries(
+      [
+        join(state, "pi-kit"),
+        join(state, "pi-kit", "bridge"),
+        sessions,
+        join(sessions, "work"),
+      ].map((dir) => [dir.slice(state.length), mode(dir)]),
+    );
+    assert.deepEqual(modes, {
+      "/pi-kit": 0o700,
+      "/pi-kit/bridge": 0o700,
+      "/pi-kit/bridge/sessions": 0o700,
+      "/pi-kit/bridge/sessions/work": 0o700,
+    });
+    const files = readdirSync(join(sessions, "work"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+    assert.ok(
+      files.some((f) => f.endsWith(".jsonl")),
+      `pi wrote its transcript: ${files.join(", ")}`,
+    );
+    for (const file of files) assert.equal(mode(file), 0o600, file);
+  } finally {
+    cli.kill();
+    pi.dispose();
+  }
+});
+
+test("sessions dir: one another user owns or could write, or could swap, is refused with the fix", () => {
+  const open = fresh("open");
+  chmodSync(open, 0o777);
+  assert.throws(() => prepareSessionsDir(open), /writable by its group and others.*chmod 700/);
+  chmodSync(open, 0o770);
+  assert.throws(() => prepareSessionsDir(open), /writable by its group \(mode 0770\)/);
+  // A parent others may write (and not sticky like /tmp) lets them rename the directory away.
+  const parent = fresh("parent");
+  chmodSync(parent, 0o777);
+  assert.throws(
+    () => prepareSessionsDir(join(parent, "sessions")),
+    /parent .* is writable by .*chmod go-w/,
+  );
+  // Another user's directory: as root, give one away; otherwise / is root's.
+  let theirs = "/";
+  if (process.getuid?.() === 0) {
+    theirs = fresh("theirs");
+    chownSync(theirs, 65_534, 65_534);
+  }
+  assert.throws(() => prepareSessionsDir(theirs), /belongs to user \d+, not to this user/);
+  // A fine one is created private, parents included.
+  const mine = join(fresh("mine"), "a", "b");
+  prepareSessionsDir(mine);
+  assert.equal(mode(mine), 0o700);
+  assert.equal(mode(join(mine, "..")), 0o700);
+});
+
+test("cli: configuration mistakes are one line on stderr and exit code 2", async () => {
+  const open = fresh("open");
+  chmodSync(open, 0o777);
+  const cases: Array<[string[], RegExp]> = [
+    [["--token", "abc"], /token must be 16-512 characters/],
+    [["--deny", "bsh"], /Unknown command type in the policy: "bsh"/],
+    [["--port", "99999"], /--port needs a whole number from 0 to 65535, got "99999"/],
+    [["--bogus"], /Unknown option "--bogus"/],
+    [["--token-file", join(scratch, "missing")], /Cannot read the token file/],
+    [["--sessions-dir", open], /Unsafe sessions directory: .*`chmod 700 /],
+  ];
+  const runs = await Promise.all(cases.map(([args]) => started(["--port", "0", ...args])));
+  for (const [i, { cli, url }] of runs.entries()) {
+    const [args, message] = cases[i] as [string[], RegExp];
+    if (url !== undefined) await stop(cli);
+    const exit = await cli.exited;
+    const lines = cli.stderr().trimEnd().split("\n");
+    assert.equal(exit.code, 2, `${args.join(" ")}: ${cli.stderr()}`);
+    assert.equal(lines.length, 1, `${args.join(" ")}: ${cli.stderr()}`);
+    assert.match(lines[0] as string, /^pi-kit-bridge: .* \(see --help\)$/);
+    assert.match(lines[0] as string, message);
+  }
+});
+
+test("cli: a token the operator chose is never printed; a generated one is printed once", async () => {
+  const token = generateToken();
+  const file = join(fresh("token"), "token");
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  const loose = join(fresh("token"), "token");
+  writeFileSync(loose, `${token}\n`, { mode: 0o644 });
+  const [flag, env, tokenFile, looseFile, generated] = await Promise.all([
+    started(["--port", "0", "--token", token]),
+    started(["--port", "0"], { PI_KIT_BRIDGE_TOKEN: token }),
+    started(["--port", "0", "--token-file", file]),
+    started(["--port", "0", "--token-file", loose]),
+    started(["--port", "0"]),
+  ]);
+  try {
+    for (const run of [flag, env, tokenFile, looseFile]) {
+      assert.ok(run.url !== undefined, run.cli.stderr());
+      assert.ok(!run.cli.stdout().includes(token), "the token is not printed");
+      assert.ok(!run.cli.stderr().includes(token), "nor logged");
+      // The bridge does use it.
+      const response = await fetch(`${run.url}/api/sessions`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(response.status, 200);
+      await response.body?.cancel();
+    }
+    assert.match(warnings(flag.cli).join("\n"), /--token is visible .* in `ps`.*--token-file/);
+    assert.deepEqual(warnings(env.cli), []);
+    assert.deepEqual(warnings(tokenFile.cli), []);
+    assert.match(warnings(looseFile.cli).join("\n"), /can be read by other users.*chmod 600/);
+    const printed = printedToken(generated.cli.stdout());
+    assert.ok(printed !== undefined && printed.length >= 43);
+    assert.equal(generated.cli.stdout().split(printed).length, 2, "printed exactly once");
+    assert.ok(!generated.cli.stderr().includes(printed), "never logged");
+  } finally {
+    await Promise.all([flag, env, tokenFile, looseFile, generated].map((r) => stop(r.cli)));
+  }
+});
+
+test("cli: listening beyond loopback warns to put TLS in front, unless --behind-tls-proxy", async () => {
+  const [open, proxied, loopback] = await Promise.all([
+    started(["--port", "0", "--host", "0.0.0.0"]),
+    started(["--port", "0", "--host", "0.0.0.0", "--behind-tls-proxy"]),
+    started(["--port", "0", "--host", "127.0.0.1"]),
+  ]);
+  try {
+    assert.match(
+      warnings(open.cli).join("\n"),
+      /--host 0\.0\.0\.0 exposes pi .* clear text: put a TLS terminator such as Caddy or nginx in front/,
+    );
+    assert.deepEqual(warnings(proxied.cli), []);
+    assert.deepEqual(warnings(loopback.cli), []);
+  } finally {
+    await Promise.all([open, proxied, loopback].map((r) => stop(r.cli)));
+  }
+});
+
+test("cli: `npx @pi-kit/bridge` runs the package's one bin, an executable file", () => {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    name: string;
+    bin: Record<string, string>;
+  };
+  // With a single bin, `npx <package>` runs it whatever its name.
+  assert.equal(manifest.name, "@pi-kit/bridge");
+  assert.deepEqual(Object.values(manifest.bin), ["./dist/cli.js"]);
+  const cli = join(packageDir, "dist", "cli.js");
+  assert.equal(statSync(cli).mode & 0o111, 0o111, "dist/cli.js is executable");
+  assert.match(readFileSync(cli, "utf8"), /^#!\/usr\/bin\/env node\n/);
+  const help = spawnSync(cli, ["--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: npx @pi-kit\/bridge /);
+  // The README names only the scoped package: an unscoped name could be anyone's package.
+  const readme = readFileSync(join(packageDir, "README.md"), "utf8");
+  const commands = readme.match(/\bnpx\s+[^\s`]+/g) ?? [];
+  assert.ok(commands.length > 0);
+  assert.deepEqual(
+    commands.filter((c) => !/^npx\s+@pi-kit\/bridge$/.test(c)),
+    [],
+    "every npx command names @pi-kit/bridge",
+  );
+});
