@@ -1,11 +1,11 @@
 import { expect, oneEvent, waitUntil } from "@open-wc/testing";
 import { readFile } from "@web/test-runner-commands";
-import type { PiChat, PiComposer, PiSessionList, PiToolCall } from "../src/index.ts";
+import type { PiChat, PiComposer, PiMarkdown, PiSessionList, PiToolCall } from "../src/index.ts";
 import { deepQueryAll, deepText, settle } from "./helpers.ts";
 
 // README examples are real files under examples/, shown verbatim in README.md and run here (the
 // browser cannot list a folder: add new examples to this list).
-const EXAMPLES = ["notifications.ts", "replay.ts", "session-list.ts"];
+const EXAMPLES = ["markdown.ts", "notifications.ts", "replay.ts", "session-list.ts"];
 
 /** A file of this package as it is on disk (the test server would serve TypeScript compiled). */
 async function source(path: string): Promise<string> {
@@ -22,6 +22,33 @@ describe("README examples", () => {
         true,
         `README.md does not show examples/${name}`,
       );
+  });
+
+  describe("examples/markdown.ts", () => {
+    it("loads trusted images, holds back others, labels code and hands copies to the page", async () => {
+      await import("../examples/markdown.ts");
+      const markdown = document.body.querySelector("pi-markdown") as PiMarkdown;
+      const root = markdown.shadowRoot as ShadowRoot;
+      await waitUntil(() => root.querySelectorAll("[data-src][data-state]").length === 2);
+      const [trusted, tracker] = [...root.querySelectorAll<HTMLElement>("[data-src]")];
+      expect(trusted?.querySelector("img")?.getAttribute("src")).to.contain("badges.example.com");
+      expect(tracker?.querySelector("img")).to.equal(null);
+      expect(tracker?.querySelector("button")?.textContent).to.equal(
+        "Load image from tracker.example",
+      );
+      expect(root.querySelector(".code-head .lang")?.textContent).to.equal("sh");
+      const logged: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => logged.push(line);
+      try {
+        (root.querySelector("button.copy") as HTMLButtonElement).click();
+        await waitUntil(() => logged.length > 0);
+      } finally {
+        console.log = log;
+      }
+      expect(logged).to.deep.equal(["copy code: npm test"]);
+      markdown.remove();
+    });
   });
 
   describe("examples/replay.ts", () => {

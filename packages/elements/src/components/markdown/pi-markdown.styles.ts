@@ -100,11 +100,12 @@ export const markdownContentStyles = css`
     content: "▍";
     margin-left: 0.1em;
     color: var(--_color-accent);
-    animation: caret 1s steps(2, start) infinite;
+    animation: caret 1s step-end infinite;
   }
+  /* Opacity, not visibility: the compositor blinks it without restyling the text each time. */
   @keyframes caret {
-    to {
-      visibility: hidden;
+    50% {
+      opacity: 0;
     }
   }
   @media (prefers-reduced-motion: reduce) {

@@ -81,7 +81,11 @@ export class PiMarkdown extends LitElement {
     // Until the parser is there, text shows as it is; then everything renders again.
     if (markdownLexer() === undefined)
       loadMarkdown().then(
-        () => this.requestUpdate(),
+        () => {
+          // Every block is rendered anew: look at its images and code again.
+          this.#seen = 0;
+          this.requestUpdate();
+        },
         () => undefined,
       );
   }
