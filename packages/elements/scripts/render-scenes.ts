@@ -3,46 +3,19 @@
  * photographed at 1280 and 390 px, light and dark.
  */
 import type { PendingDialog } from "@pi-kit/client";
-import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "@pi-kit/protocol";
+import { answerOf, toolCallOf, toolResultOf } from "../test/helpers.ts";
 
 /** The scenes this module draws. */
 export const RENDER_SCENES = ["tool-views", "message-actions"];
 
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const at = new Date(2026, 10, 30, 14, 5).getTime();
 
-const call = (name: string, args: Record<string, unknown>): ToolCall =>
-  ({ type: "toolCall", id: name, name, arguments: args }) as ToolCall;
-const result = (
-  name: string,
-  text: string,
-  extra: Partial<ToolResultMessage> = {},
-): ToolResultMessage => ({
-  role: "toolResult",
-  toolCallId: name,
-  toolName: name,
-  content: [{ type: "text", text }],
-  isError: false,
-  timestamp: at,
-  ...extra,
-});
-const answer = (text: string, timestamp = at): AssistantMessage => ({
-  role: "assistant",
-  content: text ? [{ type: "text", text }] : [],
-  api: "x",
-  provider: "anthropic",
-  model: "claude-sonnet-4-5",
-  usage,
-  stopReason: "stop",
-  timestamp,
-});
+const call = toolCallOf;
+const result = (name: string, text: string, extra: Partial<ToolResultMessage> = {}) =>
+  toolResultOf(name, text, { timestamp: at, ...extra });
+const answer = (text: string): AssistantMessage =>
+  answerOf(text ? [{ type: "text", text }] : [], { timestamp: at });
 
 const PATCH = `--- src/cli.ts
 +++ src/cli.ts

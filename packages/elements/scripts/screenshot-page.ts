@@ -16,6 +16,7 @@ import type {
 import { parseTranscript } from "@pi-kit/protocol";
 import "@pi-kit/elements/define";
 import { TOKENS } from "@pi-kit/elements";
+import { ZERO_USAGE } from "../test/helpers.ts";
 import { MemoryHistory, summary } from "../test/memory-history.ts";
 import { drawScene, RENDER_SCENES } from "./render-scenes.ts";
 
@@ -117,14 +118,7 @@ const reply = (id: string, parentId: string, text: string): SessionEntry => ({
     api: "x",
     provider: "anthropic",
     model: "claude-sonnet-4-5",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: ZERO_USAGE,
     stopReason: "stop",
     timestamp: 0,
   },

@@ -5,29 +5,10 @@ import { resetMouse, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/define.ts";
 import { failureKind, readableError } from "../src/components/chat/error-notice.ts";
 import type { PiChat } from "../src/index.ts";
-import { deepQueryAll, deepText, fakeClient, settle } from "./helpers.ts";
-
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+import { answerOf, deepQueryAll, deepText, fakeClient, settle } from "./helpers.ts";
 
 function answer(text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage {
-  return {
-    role: "assistant",
-    content: text ? [{ type: "text", text }] : [],
-    api: "x",
-    provider: "p",
-    model: "m",
-    usage,
-    stopReason: "stop",
-    timestamp: 0,
-    ...extra,
-  };
+  return answerOf(text ? [{ type: "text", text }] : [], extra);
 }
 
 const failed = (attempt: number): AssistantMessage =>

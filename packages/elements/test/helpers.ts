@@ -1,6 +1,63 @@
 import { createReplayTransport, PiClient, SessionModel } from "@pi-kit/client";
-import { parseTranscript } from "@pi-kit/protocol";
+import {
+  type AssistantMessage,
+  parseTranscript,
+  type ToolCall,
+  type ToolResultMessage,
+  type Usage,
+} from "@pi-kit/protocol";
 import type { PiChat, PiDialog } from "../src/index.ts";
+
+/** Token usage of zero, for made-up answers. */
+export const ZERO_USAGE: Usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** A made-up finished answer with `content`. */
+export function answerOf(
+  content: AssistantMessage["content"],
+  extra: Partial<AssistantMessage> = {},
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: "x",
+    provider: "p",
+    model: "m",
+    usage: ZERO_USAGE,
+    stopReason: "stop",
+    timestamp: 0,
+    ...extra,
+  };
+}
+
+/** A made-up tool call. */
+export function toolCallOf(name: string, args: Record<string, unknown>, id = name): ToolCall {
+  return { type: "toolCall", id, name, arguments: args } as ToolCall;
+}
+
+/** A made-up result of the tool call `id` (by default the call's name, as `toolCallOf` gives it). */
+export function toolResultOf(
+  name: string,
+  text: string,
+  extra: Partial<ToolResultMessage> = {},
+  id = name,
+): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: id,
+    toolName: name,
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: 0,
+    ...extra,
+  };
+}
 
 /** Waits for the next animation frame. */
 export const nextFrame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));

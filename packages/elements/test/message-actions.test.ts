@@ -13,28 +13,12 @@ import {
   type PiMessage,
   type PiRetryEvent,
 } from "../src/index.ts";
-import { deepQueryAll, fakeClient, settle } from "./helpers.ts";
+import { answerOf, deepQueryAll, fakeClient, settle } from "./helpers.ts";
 
 before(() => loadMarkdown());
 
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-const answer = (content: AssistantMessage["content"], timestamp = 0): AssistantMessage => ({
-  role: "assistant",
-  content,
-  api: "x",
-  provider: "p",
-  model: "m",
-  usage,
-  stopReason: "stop",
-  timestamp,
-});
+const answer = (content: AssistantMessage["content"], timestamp = 0): AssistantMessage =>
+  answerOf(content, { timestamp });
 const user = (text: string, timestamp = 0): AgentMessage => ({
   role: "user",
   content: text,

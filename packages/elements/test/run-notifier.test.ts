@@ -2,6 +2,7 @@ import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { PiClient } from "@pi-kit/client";
 import "../src/define.ts";
 import { type PiChat, RunNotifier, zhCN } from "../src/index.ts";
+import { answerOf } from "./helpers.ts";
 import { connect, type FakePi } from "./ui-helpers.ts";
 
 /** Desktop notifications as the page sees them, without a browser prompt. */
@@ -36,23 +37,7 @@ function setHidden(value: boolean): void {
 }
 
 function settleRun(pi: FakePi, text: string): void {
-  const message = {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "x",
-    provider: "p",
-    model: "m",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: 0,
-  };
+  const message = answerOf([{ type: "text", text }]);
   pi.push({ type: "agent_start" });
   pi.push({ type: "message_start", message });
   pi.push({ type: "message_end", message });

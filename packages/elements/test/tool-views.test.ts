@@ -4,24 +4,12 @@ import type { RpcEvent, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
 import "../src/define.ts";
 import { dialogOwners } from "../src/components/chat/tool-dialogs.ts";
 import type { PiChat, PiDialog, PiToolCall } from "../src/index.ts";
-import { deepQueryAll, fakeClient, settle } from "./helpers.ts";
+import { answerOf, deepQueryAll, fakeClient, settle, toolCallOf, toolResultOf } from "./helpers.ts";
 
 const call = (name: string, args: Record<string, unknown>, id = "c1"): ToolCall =>
-  ({ type: "toolCall", id, name, arguments: args }) as ToolCall;
-
-const result = (
-  name: string,
-  text: string,
-  extra: Partial<ToolResultMessage> = {},
-): ToolResultMessage => ({
-  role: "toolResult",
-  toolCallId: "c1",
-  toolName: name,
-  content: [{ type: "text", text }],
-  isError: false,
-  timestamp: 0,
-  ...extra,
-});
+  toolCallOf(name, args, id);
+const result = (name: string, text: string, extra: Partial<ToolResultMessage> = {}) =>
+  toolResultOf(name, text, extra, "c1");
 
 const running = (id: string, partial?: string): ToolExecution => ({
   toolCallId: id,
@@ -218,23 +206,9 @@ describe("tools awaiting approval", () => {
     const { client, session, calls } = fakeClient();
     const chat = await fixture<PiChat>(html`<pi-chat style="height: 600px"></pi-chat>`);
     chat.client = client;
-    const message = {
-      role: "assistant",
-      content: [call("bash", { command: "rm -rf build" })],
-      api: "x",
-      provider: "p",
-      model: "m",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
+    const message = answerOf([call("bash", { command: "rm -rf build" })], {
       stopReason: "toolUse",
-      timestamp: 0,
-    };
+    });
     for (const event of [
       { type: "agent_start" },
       { type: "message_start", message },
