@@ -17,6 +17,7 @@ import { healthRoutes } from "./health/health-routes.ts";
 import { spawnCheck, writableCheck } from "./health/readiness.ts";
 import { failure, sessionRoutes } from "./http/routes.ts";
 import { type BridgeLogger, jsonLogger, logLabel, safeLog } from "./logger.ts";
+import { createSandbox, type SandboxOption } from "./sandbox/create-sandbox.ts";
 import { type CommandPolicyOptions, createCommandPolicy } from "./security/command-policy.ts";
 import { createOriginCheck } from "./security/origin.ts";
 import { prepareSessionsDir } from "./security/sessions-dir.ts";
@@ -115,8 +116,20 @@ export interface BridgeOptions {
   readonly autoCreate?: boolean;
   /** Receives structured log entries. Default: JSON lines on stderr. */
   readonly logger?: BridgeLogger;
-  /** Spawns pi; default `spawnPi` from `@pi-kit/client/process` (the current runtime's own API). */
-  readonly spawn?: (options: ChildProcessOptions) => Promise<ChildProcessTransport>;
+  /**
+   * Spawns pi for the session whose directory is `sessionDir`; default `spawnPi` from
+   * `@pi-kit/client/process` (the current runtime's own API).
+   */
+  readonly spawn?: (
+    options: ChildProcessOptions,
+    sessionDir: string,
+  ) => Promise<ChildProcessTransport>;
+  /**
+   * Confines each pi: `"bwrap"` runs it under bubblewrap, seeing only its workspace (`pi.cwd`)
+   * and its session directory writable, the rest read-only or absent. Checked when the bridge
+   * is created: a `BridgeError` (`invalid_options`) says what is missing.
+   */
+  readonly sandbox?: SandboxOption;
   /** Timeouts of each pi's graceful stop (stdin close, then SIGTERM, then SIGKILL). */
   readonly stopTimeouts?: StopTimeouts;
 }
@@ -151,6 +164,8 @@ export interface Bridge {
 export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime): Bridge {
   assertUsableToken(options.token);
   prepareSessionsDir(options.sessionsDir);
+  const sandbox = createSandbox(options.sandbox, options.sessionsDir);
+  const spawn = options.spawn ?? spawnPi;
   const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const logger = options.logger ?? jsonLogger();
   const policy = createCommandPolicy(options.policy);
@@ -163,7 +178,10 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     idleMs: limits.idleMs,
     pi: options.pi,
     sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
-    spawn: options.spawn ?? spawnPi,
+    spawn:
+      sandbox === undefined
+        ? spawn
+        : async (spec, dir) => spawn(await sandbox.wrap(spec, dir), dir),
     highWaterMark: limits.highWaterMark,
     maxPendingDialogs: limits.maxPendingDialogs,
     maxStdinBytes: limits.maxStdinBytes,
@@ -214,7 +232,14 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   app.route(
     "/",
     healthRoutes({
-      checks: [spawnCheck(options.pi), writableCheck(options.sessionsDir)],
+      checks: [
+        spawnCheck(
+          sandbox === undefined
+            ? [options.pi]
+            : [options.pi, { ...options.pi, command: sandbox.command }],
+        ),
+        writableCheck(options.sessionsDir),
+      ],
       closing: () => closing !== undefined,
       logger,
     }),

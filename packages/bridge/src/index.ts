@@ -24,6 +24,8 @@ export {
   jsonLogger,
   silentLogger,
 } from "./logger.ts";
+export { PRIVATE_AGENT_DIR } from "./sandbox/private-agent-dir.ts";
+export type { BwrapSandboxOptions, SandboxOption } from "./sandbox/sandbox.ts";
 export {
   type CommandPolicy,
   type CommandPolicyOptions,

@@ -20,13 +20,28 @@ before(async () => {
 });
 after(() => model.close());
 
-/** How each way of stopping the bridge reaches it. */
-const STOPS: ReadonlyArray<{ readonly name: string; readonly send: (pid: number) => void }> = [
+/** How each way of stopping the bridge reaches it, and the CLI's own options. */
+const STOPS: ReadonlyArray<{
+  readonly name: string;
+  readonly send: (pid: number) => void;
+  readonly options?: readonly string[];
+  readonly graceful: boolean;
+}> = [
   // What a terminal's Ctrl-C does: SIGINT to every process of the foreground job's group.
-  { name: "Ctrl-C (SIGINT to the group)", send: (pid) => process.kill(-pid, "SIGINT") },
-  { name: "SIGTERM", send: (pid) => process.kill(pid, "SIGTERM") },
-  { name: "SIGHUP", send: (pid) => process.kill(pid, "SIGHUP") },
-  { name: "SIGKILL", send: (pid) => process.kill(pid, "SIGKILL") },
+  {
+    name: "Ctrl-C (SIGINT to the group)",
+    send: (pid) => process.kill(-pid, "SIGINT"),
+    graceful: true,
+  },
+  { name: "SIGTERM", send: (pid) => process.kill(pid, "SIGTERM"), graceful: true },
+  { name: "SIGHUP", send: (pid) => process.kill(pid, "SIGHUP"), graceful: true },
+  { name: "SIGKILL", send: (pid) => process.kill(pid, "SIGKILL"), graceful: false },
+  {
+    name: "SIGKILL, sandboxed",
+    send: (pid) => process.kill(pid, "SIGKILL"),
+    options: ["--sandbox", "bwrap"],
+    graceful: false,
+  },
 ];
 
 /**
@@ -34,14 +49,17 @@ const STOPS: ReadonlyArray<{ readonly name: string; readonly send: (pid: number)
  * pi's bash tool, stops the bridge the given way and returns every process of the session that
  * is still alive a while later: pi, anything in pi's group or session, and the tool's sleep.
  */
-async function survivorsAfter(send: (pid: number) => void): Promise<{
+async function survivorsAfter(stop: (typeof STOPS)[number]): Promise<{
   survivors: ProcessEntry[];
   piExit: Record<string, unknown> | undefined;
 }> {
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
   const host = sessionHostOptions(pi);
   const cli = runCli(
-    ["--port", "0", "--sessions-dir", host.sessionsDir, "--", host.pi.command, ...host.pi.args],
+    [
+      ...["--port", "0", "--sessions-dir", host.sessionsDir, ...(stop.options ?? [])],
+      ...["--", host.pi.command, ...host.pi.args],
+    ],
     { env: host.pi.env, cwd: host.pi.cwd, group: true },
   );
   // A duration no other process on the machine uses, so the sleep is found by its argv.
@@ -50,6 +68,8 @@ async function survivorsAfter(send: (pid: number) => void): Promise<{
     p.pid === piPid ||
     p.pgid === piPid ||
     p.sid === piPid ||
+    // pi's own arguments name its session directory (a sandboxed pi has a session of its own).
+    p.argv.some((arg) => arg.startsWith(host.sessionsDir)) ||
     (p.argv[0]?.endsWith("sleep") === true && p.argv[1] === marker);
   let piPid = -1;
   try {
@@ -63,7 +83,7 @@ async function survivorsAfter(send: (pid: number) => void): Promise<{
     ).json()) as { session: { pid: number } };
     piPid = info.session.pid;
     await waitForProcess((p) => p.argv[1] === marker, 20_000);
-    send(cli.pid);
+    stop.send(cli.pid);
     await cli.exited;
     const survivors = await waitForNoProcesses(isSession(piPid), 15_000);
     const exitLine = cli
@@ -89,22 +109,19 @@ async function survivorsAfter(send: (pid: number) => void): Promise<{
 }
 
 test("signals: however the bridge is stopped, no process of a session outlives it", async () => {
-  const results = await Promise.all(STOPS.map((stop) => survivorsAfter(stop.send)));
+  const results = await Promise.all(STOPS.map((stop) => survivorsAfter(stop)));
   const seen = Object.fromEntries(
     results.map(({ survivors, piExit }, i) => [
       STOPS[i]?.name,
       {
         survivors: survivors.map((p) => p.argv.join(" ")),
         // A bridge that can react stops pi gracefully: stdin closed, pi exits 0 by itself.
-        piExit: i === STOPS.length - 1 ? "n/a" : [piExit?.exitCode, piExit?.signal],
+        piExit: STOPS[i]?.graceful ? [piExit?.exitCode, piExit?.signal] : "n/a",
       },
     ]),
   );
   const expected = Object.fromEntries(
-    STOPS.map((stop, i) => [
-      stop.name,
-      { survivors: [], piExit: i === STOPS.length - 1 ? "n/a" : [0, null] },
-    ]),
+    STOPS.map((stop) => [stop.name, { survivors: [], piExit: stop.graceful ? [0, null] : "n/a" }]),
   );
   assert.deepEqual(seen, expected);
 });

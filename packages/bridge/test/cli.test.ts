@@ -80,19 +80,24 @@ const warnings = (cli: CliProcess): string[] =>
     .filter((e) => e.event === "config_warning")
     .map((e) => String(e.message));
 
-test("cli: sessions go to the user's state directory by default, directories 0700 and files 0600", async () => {
+test("cli: sessions go to the user's state directory by default, directories 0700 and files 0600; pi never sees the token", async () => {
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
   const host = sessionHostOptions(pi);
   const state = join(pi.home, "state");
+  const token = generateToken();
   const cli = runCli(["--port", "0", "--", host.pi.command, ...host.pi.args], {
-    env: { ...host.pi.env, XDG_STATE_HOME: state },
+    env: { ...host.pi.env, XDG_STATE_HOME: state, PI_KIT_BRIDGE_TOKEN: token },
     cwd: host.pi.cwd,
   });
   try {
     const url = await cli.listening();
-    const client = await connect(address(url, printedToken(cli.stdout()) as string), "work");
-    await client.request({ type: "prompt", message: "[[text hello]]" }, 60_000);
+    const client = await connect(address(url, token), "work");
+    await client.request({ type: "prompt", message: "[[bash env]]" }, 60_000);
+    const end = await client.waitFor((r) => r.type === "tool_execution_end", 60_000);
     await client.waitFor((r) => r.type === "agent_settled", 60_000);
+    // pi inherits the bridge's environment, but not its token.
+    assert.match(JSON.stringify(end.result), /XDG_STATE_HOME/);
+    assert.doesNotMatch(JSON.stringify(end.result), new RegExp(token));
     await client.close();
     await stop(cli);
     const sessions = join(state, "pi-kit", "bridge", "sessions");
@@ -161,9 +166,16 @@ test("cli: configuration mistakes are one line on stderr and exit code 2", async
     [["--port", "99999"], /--port needs a whole number from 0 to 65535, got "99999"/],
     [["--bogus"], /Unknown option "--bogus"/],
     [["--token-file", join(scratch, "missing")], /Cannot read the token file/],
+    [["--sandbox", "docker"], /--sandbox knows only bwrap, got "docker"/],
+    [["--sandbox-read", "/opt"], /--sandbox-read.* need --sandbox bwrap/],
     [["--sessions-dir", open], /Unsafe sessions directory: .*`chmod 700 /],
   ];
-  const runs = await Promise.all(cases.map(([args]) => started(["--port", "0", ...args])));
+  const runs = await Promise.all([
+    ...cases.map(([args]) => started(["--port", "0", ...args])),
+    // No bubblewrap on PATH.
+    started(["--port", "0", "--sandbox", "bwrap"], { PATH: "/nonexistent" }),
+  ]);
+  cases.push([["--sandbox", "bwrap"], /Sandbox unavailable: bubblewrap is not installed/]);
   for (const [i, { cli, url }] of runs.entries()) {
     const [args, message] = cases[i] as [string[], RegExp];
     if (url !== undefined) await stop(cli);

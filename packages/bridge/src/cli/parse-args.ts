@@ -34,6 +34,13 @@ Options:
   --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
   --no-auto-create       Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
+  --sandbox bwrap        Run each pi under bubblewrap: its workspace (this directory) and session
+                         directory writable, the rest read-only, homes and other sessions absent
+  --sandbox-read <path>  Also show this host path to the sandbox, read-only (repeatable)
+  --sandbox-write <path> Also let the sandbox write this host path (repeatable)
+  --sandbox-hide <path>  Also take this host path away from the sandbox (repeatable); the
+                         --token-file is always taken away
+  --sandbox-no-network   Take the network away from the sandbox too (pi then needs a local model)
   --help                 Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
@@ -55,6 +62,9 @@ export interface CliArgs {
 export class UsageError extends Error {
   override name = "UsageError";
 }
+
+/** The environment variable the token may come from. */
+const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
 
 /** The most a TCP port can be. */
 const MAX_PORT = 65_535;
@@ -81,6 +91,12 @@ export function parseArgs(
   let token: { value: string; source: TokenSource } | undefined;
   let sessionsDir: string | undefined;
   let autoCreate = true;
+  let sandbox: string | undefined;
+  const sandboxRead: string[] = [];
+  const sandboxWrite: string[] = [];
+  const sandboxHide: string[] = [];
+  const secretFiles: string[] = [];
+  let sandboxNetwork = true;
   for (let i = 0; i < own.length; i++) {
     const flag = own[i] as string;
     const value = (): string => {
@@ -121,9 +137,12 @@ export function parseArgs(
           "--token is visible to every user of this machine in `ps`; use --token-file or $PI_KIT_BRIDGE_TOKEN",
         );
         break;
-      case "--token-file":
-        setToken({ value: readTokenFile(value(), warnings), source: "file" });
+      case "--token-file": {
+        const path = resolve(value());
+        setToken({ value: readTokenFile(path, warnings), source: "file" });
+        secretFiles.push(path);
         break;
+      }
       case "--origin":
         origins.push(value());
         break;
@@ -151,11 +170,35 @@ export function parseArgs(
       case "--no-auto-create":
         autoCreate = false;
         break;
+      case "--sandbox":
+        sandbox = value();
+        if (sandbox !== "bwrap")
+          throw new UsageError(`--sandbox knows only bwrap, got ${quote(sandbox)}`);
+        break;
+      case "--sandbox-read":
+        sandboxRead.push(resolve(value()));
+        break;
+      case "--sandbox-write":
+        sandboxWrite.push(resolve(value()));
+        break;
+      case "--sandbox-hide":
+        sandboxHide.push(resolve(value()));
+        break;
+      case "--sandbox-no-network":
+        sandboxNetwork = false;
+        break;
       default:
         throw new UsageError(`Unknown option ${quote(flag)}`);
     }
   }
-  const fromEnv = env.PI_KIT_BRIDGE_TOKEN;
+  if (
+    sandbox === undefined &&
+    (sandboxRead.length > 0 || sandboxWrite.length > 0 || !sandboxNetwork)
+  )
+    throw new UsageError(
+      "--sandbox-read, --sandbox-write and --sandbox-no-network need --sandbox bwrap",
+    );
+  const fromEnv = env[TOKEN_ENV];
   if (token === undefined && fromEnv !== undefined && fromEnv !== "")
     token = { value: fromEnv, source: "env" };
   const [command, ...args] = piCommand;
@@ -176,13 +219,25 @@ export function parseArgs(
   }
   return {
     serve: {
-      pi: { command, args },
+      // pi inherits the bridge's environment, but never the bridge's own token.
+      pi: { command, args, env: { [TOKEN_ENV]: undefined } },
       ...(token === undefined ? {} : { token: token.value }),
       sessionsDir: sessionsDir ?? defaultSessionsDir(env),
       origins,
       policy,
       limits,
       autoCreate,
+      ...(sandbox === undefined
+        ? {}
+        : {
+            sandbox: {
+              kind: "bwrap" as const,
+              readOnly: sandboxRead,
+              writable: sandboxWrite,
+              hidden: [...sandboxHide, ...secretFiles],
+              network: sandboxNetwork,
+            },
+          }),
       ...(port === undefined ? {} : { port }),
       ...(hostname === undefined ? {} : { hostname }),
     },

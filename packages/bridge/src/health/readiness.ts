@@ -2,11 +2,11 @@
  * What `/readyz` checks: that the bridge could start a session now. Each check is cheap enough
  * for a load balancer probing every few seconds: no pi is started.
  */
-import { constants } from "node:fs";
-import { access, mkdtemp, rm, stat } from "node:fs/promises";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
 import process from "node:process";
-import type { PiProcessSpec } from "../sessions/session.ts";
+import { resolveCommand } from "../resolve-command.ts";
 
 /** One readiness check: its name (for the log) and whether it passes. */
 export interface ReadinessCheck {
@@ -15,26 +15,32 @@ export interface ReadinessCheck {
   run(): Promise<string | undefined>;
 }
 
+/** What a spawn runs: the executable, where, and on which `PATH`. */
+export interface SpawnTarget {
+  readonly command: string;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
- * pi can be spawned: its command resolves (on pi's `PATH` when it has no slash) to an executable
- * file, and pi's working directory exists.
+ * pi can be spawned: each command (pi's, and bubblewrap's when sandboxed) resolves to an
+ * executable file, on pi's `PATH` when it has no slash, and pi's working directory exists.
  */
-export function spawnCheck(pi: PiProcessSpec): ReadinessCheck {
+export function spawnCheck(targets: readonly SpawnTarget[]): ReadinessCheck {
   return {
     name: "spawn",
     async run() {
-      const cwd = pi.cwd ?? process.cwd();
-      if (!(await isDirectory(cwd))) return "pi's working directory is missing";
-      if (pi.command.includes("/") || isAbsolute(pi.command)) {
-        return (await isExecutable(resolve(cwd, pi.command)))
-          ? undefined
-          : "the pi command is not an executable file";
+      for (const target of targets) {
+        const cwd = target.cwd ?? process.cwd();
+        if (!isDirectory(cwd)) return "pi's working directory is missing";
+        const path = target.env && "PATH" in target.env ? target.env.PATH : process.env.PATH;
+        if (resolveCommand(target.command, { cwd, path }) === undefined) {
+          return target.command.includes("/")
+            ? `${target.command} is not an executable file`
+            : `${target.command} is not on PATH`;
+        }
       }
-      const path = (pi.env && "PATH" in pi.env ? pi.env.PATH : process.env.PATH) ?? "";
-      for (const dir of path.split(delimiter)) {
-        if (dir !== "" && (await isExecutable(join(dir, pi.command)))) return undefined;
-      }
-      return "the pi command is not on PATH";
+      return undefined;
     },
   };
 }
@@ -55,19 +61,9 @@ export function writableCheck(dir: string): ReadinessCheck {
   };
 }
 
-async function isExecutable(path: string): Promise<boolean> {
+function isDirectory(path: string): boolean {
   try {
-    if (!(await stat(path)).isFile()) return false;
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }

@@ -92,7 +92,10 @@ export interface SessionConnection {
 export interface SessionSettings {
   readonly pi: PiProcessSpec;
   readonly sessionArgs: (sessionDir: string) => readonly string[];
-  readonly spawn: (options: ChildProcessOptions) => Promise<ChildProcessTransport>;
+  readonly spawn: (
+    options: ChildProcessOptions,
+    sessionDir: string,
+  ) => Promise<ChildProcessTransport>;
   readonly highWaterMark: number;
   readonly maxPendingDialogs: number;
   readonly maxStdinBytes: number;
@@ -149,14 +152,17 @@ export class Session {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     let transport: ChildProcessTransport;
     try {
-      transport = await settings.spawn({
-        command: settings.pi.command,
-        args: [...(settings.pi.args ?? []), ...settings.sessionArgs(dir)],
-        ...(settings.pi.cwd === undefined ? {} : { cwd: settings.pi.cwd }),
-        ...(settings.pi.env === undefined ? {} : { env: settings.pi.env }),
-        highWaterMark: TRANSPORT_HIGH_WATER_MARK,
-        ...(settings.stopTimeouts === undefined ? {} : { stopTimeouts: settings.stopTimeouts }),
-      });
+      transport = await settings.spawn(
+        {
+          command: settings.pi.command,
+          args: [...(settings.pi.args ?? []), ...settings.sessionArgs(dir)],
+          ...(settings.pi.cwd === undefined ? {} : { cwd: settings.pi.cwd }),
+          ...(settings.pi.env === undefined ? {} : { env: settings.pi.env }),
+          highWaterMark: TRANSPORT_HIGH_WATER_MARK,
+          ...(settings.stopTimeouts === undefined ? {} : { stopTimeouts: settings.stopTimeouts }),
+        },
+        dir,
+      );
     } catch (cause) {
       throw new BridgeError(BridgeErrorCode.SpawnFailed, `Cannot start pi for session ${name}`, {
         cause,

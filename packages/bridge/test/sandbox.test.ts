@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { BridgeError, createBridge, generateToken } from "../src/index.ts";
+import { connect, type Rec, startBridge, type TestClient } from "./helpers.ts";
+
+const packageDir = fileURLToPath(new URL("../", import.meta.url));
+
+/** Has the model run `command` through pi's bash tool; resolves with what the tool returned. */
+async function bash(client: TestClient, command: string): Promise<string> {
+  const from = client.records.length;
+  await client.request({ type: "prompt", message: `[[bash ${command}]]` }, 60_000);
+  const end = await client.waitFor((r) => r.type === "tool_execution_end", 60_000, from);
+  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
+  const content = (end.result as { content?: Array<{ text?: string }> }).content ?? [];
+  return content.map((c) => c.text ?? "").join("");
+}
+
+/** Sends a prompt and waits for the run to settle; resolves with the records of the run. */
+async function run(client: TestClient, message: string): Promise<Rec[]> {
+  const from = client.records.length;
+  await client.request({ type: "prompt", message }, 60_000);
+  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
+  return client.records.slice(from);
+}
+
+test("sandbox: pi answers and edits its workspace, and cannot read homes or other sessions, nor write elsewhere", async () => {
+  const secret = `secret-${generateToken()}`;
+  // A secret outside any home that this user can read, taken away explicitly.
+  const tokenFile = join(packageDir, `.token-${process.pid}`);
+  writeFileSync(tokenFile, secret, { mode: 0o600 });
+  const bridge = await startBridge({ sandbox: { kind: "bwrap", hidden: [tokenFile] } });
+  // The host user's real home, and the home pi is told it has: both hidden.
+  const realSecret = join(homedir(), `.pi-kit-sandbox-test-${process.pid}`);
+  writeFileSync(realSecret, secret, { mode: 0o600 });
+  writeFileSync(join(bridge.pi.home, "secret.txt"), secret);
+  const outside = join(bridge.pi.tempRoot, "outside.txt");
+  const readOnly = join(packageDir, `outside-${process.pid}.txt`);
+  try {
+    // Ready: pi and bwrap are both there.
+    assert.equal((await fetch(`${bridge.url}/readyz`)).status, 200);
+    const other = await connect(bridge, "other");
+    assert.match(await bash(other, "echo other > /tmp/other.txt && echo ok"), /ok/);
+    const transcripts = readdirSync(join(bridge.sessionsDir, "other")).filter((f) =>
+      f.endsWith(".jsonl"),
+    );
+    assert.ok(transcripts.length > 0, "the other session has a transcript on the host");
+
+    const client = await connect(bridge, "work");
+    // It answers.
+    const answer = await run(client, "[[text Sandboxed hello]]");
+    const text = answer
+      .filter((r) => r.type === "message_update")
+      .map((r) => (r.assistantMessageEvent as { delta?: string }).delta ?? "")
+      .join("");
+    assert.equal(text, "Sandboxed hello");
+    // It writes and edits files in its workspace, which the host sees.
+    await run(client, "[[write note.txt first line]]");
+    await run(client, "[[edit note.txt first => second]]");
+    assert.equal(readFileSync(join(bridge.pi.workspace, "note.txt"), "utf8"), "second line");
+    assert.match(await bash(client, "echo made > made.txt && cat made.txt"), /made/);
+    assert.equal(readFileSync(join(bridge.pi.workspace, "made.txt"), "utf8"), "made\n");
+
+    // Homes: the host user's and the one pi was given are empty private directories.
+    const homes = await bash(
+      client,
+      `cat ${realSecret} ${bridge.pi.home}/secret.txt 2>&1; ls -A ~`,
+    );
+    assert.doesNotMatch(homes, new RegExp(secret));
+    assert.match(homes, /No such file/);
+    // Other sessions: their directories are not there at all.
+    assert.equal(await bash(client, `ls ${bridge.sessionsDir}`), "work\n");
+    const transcript = join(bridge.sessionsDir, "other", transcripts[0] as string);
+    const read = await bash(client, `head -c 300 ${transcript} 2>&1`);
+    assert.match(read, /No such file/);
+    assert.doesNotMatch(read, /"type"/);
+    // /tmp is private: the other session's file is not in this one's.
+    assert.match(await bash(client, "cat /tmp/other.txt 2>&1"), /No such file/);
+    // Writing outside the workspace: the file system is read-only, and /tmp goes with the sandbox.
+    const writes = await bash(
+      client,
+      `echo escaped > ${readOnly} 2>&1; echo escaped > ${outside} 2>&1; echo done`,
+    );
+    assert.match(writes, /Read-only file system/);
+    assert.ok(!existsSync(readOnly), "nothing was written beside the package");
+    assert.ok(!existsSync(outside), "nothing reached the host's /tmp");
+    // pi kept its own settings private: the operator's agent directory is as it was.
+    assert.deepEqual(readdirSync(bridge.pi.agentDir).sort(), ["models.json", "settings.json"]);
+    await client.close();
+    await other.close();
+  } finally {
+    rmSync(realSecret, { force: true });
+    rmSync(tokenFile, { force: true });
+    rmSync(readOnly, { force: true });
+    await bridge.dispose();
+  }
+});
+
+test("sandbox: a missing bubblewrap or missing user namespaces is a clear error at start", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-sandbox-"));
+  try {
+    const options = {
+      pi: { command: "pi", args: ["--mode", "rpc"] },
+      token: generateToken(),
+      sessionsDir: join(scratch, "sessions"),
+    };
+    const runtime = {} as Parameters<typeof createBridge>[1];
+    const refusal = (command: string): BridgeError => {
+      try {
+        createBridge({ ...options, sandbox: { kind: "bwrap", command } }, runtime);
+      } catch (error) {
+        assert.ok(error instanceof BridgeError);
+        assert.equal(error.code, "invalid_options");
+        return error;
+      }
+      assert.fail("the bridge started without a working sandbox");
+    };
+    assert.match(
+      refusal(join(scratch, "no-bwrap")).message,
+      /^Sandbox unavailable: bubblewrap is not installed .*apt-get install bubblewrap/,
+    );
+    // What bwrap says where the kernel or a security module forbids user namespaces.
+    const denied = join(scratch, "bwrap");
+    writeFileSync(
+      denied,
+      "#!/bin/sh\necho 'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
+    );
+    chmodSync(denied, 0o755);
+    assert.match(
+      refusal(denied).message,
+      /^Sandbox unavailable: bubblewrap cannot create the sandbox \(bwrap: No permissions .*\): user namespaces are off or restricted here; allow .*kernel\.unprivileged_userns_clone=1/,
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
