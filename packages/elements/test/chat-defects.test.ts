@@ -1,11 +1,13 @@
 // Defects a new user found in the chat, each with the test that shows it fixed.
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
+import { PiClient } from "@pi-kit/client";
 import type { AgentMessage, AssistantMessage, RpcEvent, SlashCommand } from "@pi-kit/protocol";
 import { resetMouse, sendKeys, sendMouse } from "@web/test-runner-commands";
 import "../src/define.ts";
 import { failureKind, readableError } from "../src/components/chat/error-notice.ts";
 import type { PiChat } from "../src/index.ts";
 import { answerOf, deepQueryAll, deepText, fakeClient, settle } from "./helpers.ts";
+import { FakePi } from "./ui-helpers.ts";
 
 function answer(text: string, extra: Partial<AssistantMessage> = {}): AssistantMessage {
   return answerOf(text ? [{ type: "text", text }] : [], extra);
@@ -190,5 +192,35 @@ describe("<pi-chat> defects found as a new user", () => {
     expect(bar.querySelector(".model")?.textContent?.replace(/\s+/g, "")).to.equal("模型:GPT-5");
     chat.lang = "en";
     await waitUntil(() => bar.querySelector(".thinking")?.textContent === "Thinking: Medium");
+  });
+
+  it("shows the transport's connection state: Reconnecting… while it reconnects, never Connected", async () => {
+    const pi = new FakePi("1");
+    // A transport that reports its state, as the WebSocket transport does.
+    let status = "open";
+    const transport = Object.defineProperty(
+      Object.assign(new EventTarget(), pi.transport),
+      "state",
+      {
+        get: () => ({ status }),
+      },
+    );
+    const client = new PiClient(transport, { capabilities: "1" });
+    const chat = await fixture<PiChat>(
+      html`<pi-chat style="height: 300px" .client=${client}></pi-chat>`,
+    );
+    const conn = () => chat.shadowRoot?.querySelector("[part=status-bar] .conn") as HTMLElement;
+    await chat.updateComplete;
+    expect(conn().textContent).to.equal("Connected");
+    status = "reconnecting";
+    transport.dispatchEvent(new Event("statechange"));
+    await waitUntil(() => conn().textContent === "Reconnecting…");
+    expect(conn().classList.contains("reconnecting")).to.equal(true);
+    await expect(chat).to.be.accessible();
+    status = "open";
+    transport.dispatchEvent(new Event("statechange"));
+    await waitUntil(() => conn().textContent === "Connected");
+    await client.close();
+    await waitUntil(() => conn().textContent === "Disconnected");
   });
 });

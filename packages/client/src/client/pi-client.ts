@@ -303,6 +303,14 @@ export class PiClient {
     return this.#abort.signal;
   }
 
+  /**
+   * The transport the client owns: read it, do not read from or write to it. A UI shows the
+   * connection state of a reconnecting one (the WebSocket transport's `state` and `statechange`).
+   */
+  get transport(): Transport {
+    return this.#transport;
+  }
+
   /** The observable session state a UI renders. */
   get session(): SessionModel {
     return this.#session;

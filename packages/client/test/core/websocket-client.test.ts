@@ -225,6 +225,8 @@ describe("PiClient over WebSocket", () => {
     bridge.drop();
     // Sent once the client knows the socket is gone: it waits for the next one.
     await until(() => transport.state.status === "reconnecting");
+    // A UI holding only the client sees the same state.
+    assert.equal(client.transport, transport);
     bridge.handlers.delete("get_commands");
     const later = client.getState().catch((e: unknown) => e);
     bridge.accepting = true;

@@ -50,6 +50,8 @@ export interface PiStrings {
   unknownMessage: string;
   connected: string;
   disconnected: string;
+  connecting: string;
+  reconnecting: string;
   noClient: string;
   retrying: string;
   compacting: string;
@@ -229,6 +231,8 @@ export const en: PiStrings = {
   unknownMessage: "Unsupported message ({role})",
   connected: "Connected",
   disconnected: "Disconnected",
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
   noClient: "No client",
   retrying: "Retrying (attempt {attempt} of {max}) in {seconds} s",
   compacting: "Compacting context…",
@@ -411,6 +415,8 @@ export const zhCN: PiStrings = {
   unknownMessage: "不支持的消息（{role}）",
   connected: "已连接",
   disconnected: "已断开",
+  connecting: "正在连接…",
+  reconnecting: "正在重连…",
   noClient: "无客户端",
   retrying: "{seconds} 秒后重试（第 {attempt}/{max} 次）",
   compacting: "正在压缩上下文…",

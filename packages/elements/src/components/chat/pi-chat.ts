@@ -3,6 +3,7 @@ import type { BashRun, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/c
 import type { BashExecutionMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
+import { ConnectionStatusController } from "../../internal/connection-status.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
   PiAbortEvent,
@@ -194,7 +195,7 @@ export class PiChat extends LitElement {
   #announcement = "";
   #wasRunning = false;
   #editorText: string | undefined;
-  #watchedSignal: AbortSignal | undefined;
+  readonly #status = new ConnectionStatusController(this);
   #notifier: { client: PiClient; notifier: RunNotifier } | undefined;
 
   constructor() {
@@ -247,7 +248,7 @@ export class PiChat extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
-    this.#watchSignal(this.#connection.connection?.client);
+    this.#status.watch(this.#connection.connection?.client);
     this.#notifyFor(this.notify && this.isConnected ? this.#connection.client : undefined);
     const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
@@ -290,11 +291,7 @@ export class PiChat extends LitElement {
     const widgets = [...(snapshot?.ui.widgets ?? [])];
     const queue = snapshot?.queue;
     const queued = (queue?.steering.length ?? 0) + (queue?.followUp.length ?? 0);
-    const state = connection?.client
-      ? connection.client.signal.aborted
-        ? "disconnected"
-        : "connected"
-      : "none";
+    const state = this.#status.status;
     if (streaming !== undefined) this.#tools.update(messages);
     return html`
       <div part="header" class="header">
@@ -496,13 +493,6 @@ export class PiChat extends LitElement {
         this.requestUpdate();
       }}
     >${icons.bell}<span>${s.notifyEnable}</span></button>`;
-  }
-
-  #watchSignal(client: PiClient | undefined): void {
-    const signal = client?.signal;
-    if (signal === this.#watchedSignal) return;
-    this.#watchedSignal = signal;
-    signal?.addEventListener("abort", () => this.requestUpdate(), { once: true });
   }
 }
 

@@ -2,12 +2,10 @@
 import type { SessionSnapshot } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
+import type { ConnectionStatus } from "../../internal/connection-status.ts";
 import { formatCost, formatTokens } from "../../internal/format.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
-
-/** Connection state shown in the status bar. */
-export type ConnectionState = "connected" | "disconnected" | "none";
 
 interface Totals {
   input: number;
@@ -46,7 +44,7 @@ export class UsageTotals {
 /** Renders the status bar. */
 export function statusBar(
   snapshot: SessionSnapshot | undefined,
-  connection: ConnectionState,
+  connection: ConnectionStatus,
   totals: Totals,
   s: PiStrings,
   actions: unknown = nothing,
@@ -54,9 +52,13 @@ export function statusBar(
   const state = snapshot?.state;
   const retry = snapshot?.retry;
   const context = snapshot?.contextUsage;
-  const label = { connected: s.connected, disconnected: s.disconnected, none: s.noClient }[
-    connection
-  ];
+  const label = {
+    connected: s.connected,
+    connecting: s.connecting,
+    reconnecting: s.reconnecting,
+    disconnected: s.disconnected,
+    none: s.noClient,
+  }[connection];
   return html`<div part="status-bar" class="status-bar" role="group" aria-label=${s.status}>
     <span class=${`conn ${connection}`}><span class="dot" aria-hidden="true"></span>${label}</span>
     ${
