@@ -49,6 +49,10 @@ export const chatStyles = css`
   .conn.disconnected .dot {
     background: var(--_color-danger);
   }
+  .conn.connecting .dot,
+  .conn.reconnecting .dot {
+    background: var(--_color-warning);
+  }
   .status-bar .notify {
     display: inline-flex;
     align-items: center;
@@ -127,6 +131,8 @@ export const chatStyles = css`
   }
   pi-dialog {
     margin-bottom: 0.5em;
+    /* With the composer under it, the dialog leaves the conversation room to be read. */
+    --max-panel-height: 40dvh;
   }
   .widget {
     font-family: var(--_font-mono);

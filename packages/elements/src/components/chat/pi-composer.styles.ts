@@ -34,7 +34,9 @@ export const composerStyles = css`
     font: inherit;
     line-height: var(--_line-height);
     min-height: 2.4em;
-    max-height: 15em;
+    /* A long draft must not push the conversation off a phone screen. */
+    max-height: min(15em, 20vh);
+    max-height: min(15em, 20dvh);
     padding: 0.2em 0.3em;
   }
   textarea:focus-visible {

@@ -199,7 +199,8 @@ export class PiComposer extends LitElement {
     const input = this.input;
     if (input === null) return;
     input.style.height = "auto";
-    input.style.height = `${Math.min(input.scrollHeight, 240)}px`;
+    // Capped by the CSS max-height (shorter on short screens); past it, the text scrolls.
+    input.style.height = `${input.scrollHeight}px`;
   }
 
   #onPaste(event: ClipboardEvent): void {

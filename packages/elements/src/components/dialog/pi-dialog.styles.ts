@@ -11,9 +11,24 @@ export const dialogStyles = css`
     border-inline-start: 3px solid var(--_color-accent);
     border-radius: var(--_radius);
     padding: var(--_space);
-    display: grid;
+    display: flex;
+    flex-direction: column;
     gap: 0.6em;
     box-shadow: 0 2px 10px rgb(0 0 0 / 0.08);
+    /* At most half the screen, so the conversation stays in view; the options scroll inside. */
+    max-height: var(--max-panel-height, 50vh);
+    max-height: var(--max-panel-height, 50dvh);
+    overflow-y: auto;
+  }
+  .panel > * {
+    flex: none;
+  }
+  .panel > .listbox,
+  .panel > .message,
+  .panel > textarea.field {
+    flex: 0 1 auto;
+    min-height: 3.2em;
+    overflow-y: auto;
   }
   .header {
     display: flex;

@@ -64,6 +64,7 @@ const WARN_AT_SECONDS = 10;
  * @csspart cancel-button - Cancel / No.
  * @cssproperty [--pi-color-accent=#2f4cc9] - Panel accent, active option, primary button.
  * @cssproperty [--pi-color-warning=#7a5200] - Countdown in its last seconds.
+ * @cssproperty [--max-panel-height=50dvh] - Tallest the panel grows; its options or text scroll inside.
  * @cssproperty [--max-height=16rem] - Height of the select list and editor before they scroll.
  * @cssstate open - A dialog is showing.
  */
