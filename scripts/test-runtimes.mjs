@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Runs one package's tests, the same files, on Node 20, Node 22, Deno and Bun, and prints one
-// "N passed, N failed" line. Usage: test-runtimes.mjs [--runtimes node20,node22,deno,bun] [dir...]
+// "N passed, N failed" line.
+// Usage: test-runtimes.mjs [--runtimes node20,node22,deno,bun] [--preload file] [dir...]
+// --preload loads a module into every test process first (for example test-support/tripwire.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -12,6 +14,11 @@ let runtimes = ["node20", "node22", "deno", "bun"];
 // The last --runtimes wins, so `npm test -- --runtimes deno` narrows a package's default.
 for (let flag = args.indexOf("--runtimes"); flag !== -1; flag = args.indexOf("--runtimes")) {
   runtimes = args[flag + 1].split(",");
+  args.splice(flag, 2);
+}
+const preloads = [];
+for (let flag = args.indexOf("--preload"); flag !== -1; flag = args.indexOf("--preload")) {
+  preloads.push(resolve(args[flag + 1]));
   args.splice(flag, 2);
 }
 const dirs = (args.length > 0 ? args : ["test"]).map((d) => resolve(d));
@@ -39,21 +46,35 @@ const legs = {
   node20: {
     label: `Node ${sys.version}`,
     cmd: sys.path,
-    argv: [condition, "--import", "tsx", "--test", "--test-concurrency=1", ...files],
+    argv: [
+      condition,
+      "--import",
+      "tsx",
+      ...preloads.flatMap((p) => ["--import", p]),
+      "--test",
+      "--test-concurrency=1",
+      ...files,
+    ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(sys.major) },
     count: countNode,
   },
   node22: {
     label: `Node ${n22.version}`,
     cmd: n22.path,
-    argv: [condition, "--test", "--test-concurrency=1", ...files],
+    argv: [
+      condition,
+      ...preloads.flatMap((p) => ["--import", p]),
+      "--test",
+      "--test-concurrency=1",
+      ...files,
+    ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(n22.major) },
     count: countNode,
   },
   deno: {
     label: "Deno",
     cmd: deno,
-    argv: ["test", "-A", "--no-check", ...files],
+    argv: ["test", "-A", "--no-check", ...preloads.flatMap((p) => ["--preload", p]), ...files],
     env: {},
     count: countDeno,
   },
@@ -66,6 +87,7 @@ const legs = {
       "@pi-kit/source",
       "--timeout",
       "60000",
+      ...preloads.flatMap((p) => ["--preload", p]),
       ...files.map((f) => `./${f}`),
     ],
     env: {},
