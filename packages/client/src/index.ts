@@ -31,6 +31,7 @@ export {
   type SessionChangeReason,
   type SessionResyncedEvent,
 } from "./client/pi-client.ts";
+export type { RawCommand } from "./client/raw-command.ts";
 export type { RunOutcome, WaitOptions } from "./client/run-tracker.ts";
 export type {
   DialogCloseReason,

@@ -21,7 +21,9 @@ export type PiClientDiagnosticKind =
   /** A run was settled from `get_state` because pi never announced its end (see `RunOutcome.inferred`). */
   | "unannounced_run_end"
   /** Resynchronising the session after a reconnect failed; the next reconnect tries again. */
-  | "resync_failed";
+  | "resync_failed"
+  /** A raw `send` of a command type this client does not know went to pi as it was. */
+  | "unknown_command";
 
 /** One reported problem. Subscribe with `client.on("diagnostic", listener)`. */
 export interface PiClientDiagnostic {

@@ -18,7 +18,7 @@ export const PiClientErrorCode = {
   ConnectionLost: "connection_lost",
   /** pi sent something that does not follow the protocol. */
   Protocol: "protocol",
-  /** The connected pi does not implement the command (for example `get_tree` on 0.73.x). */
+  /** The connected pi does not implement the command (`get_tree` on 0.73.x; pi answered `Unknown command`). */
   Unsupported: "unsupported",
   /** The command failed client-side validation and was never sent. */
   InvalidCommand: "invalid_command",
@@ -62,11 +62,14 @@ export class PiClientError extends Error {
     return new PiClientError(PiClientErrorCode.RpcFailed, piMessage, { command });
   }
 
-  /** No answer within `ms` milliseconds. */
-  static timeout(command: string, ms: number): PiClientError {
-    return new PiClientError(PiClientErrorCode.Timeout, `${command} timed out after ${ms} ms`, {
-      command,
-    });
+  /** No answer within `ms` milliseconds; `waitingFor` says for what, when the call name does not. */
+  static timeout(command: string, ms: number, waitingFor?: string): PiClientError {
+    const what = waitingFor === undefined ? "" : ` waiting for ${waitingFor}`;
+    return new PiClientError(
+      PiClientErrorCode.Timeout,
+      `${command} timed out after ${ms} ms${what}`,
+      { command },
+    );
   }
 
   /** The caller's signal aborted the call; `reason` is the signal's reason. */
@@ -104,32 +107,26 @@ export class PiClientError extends Error {
   }
 
   /**
-   * A step the client takes on its own inside `call` failed (a reload, a barrier): the error names
-   * the call the user made, keeps the step's code and close info, and wraps the step's error.
+   * `error`, as the error of the call the user made (`promptAndWait`, `connect`, `fork`) when it
+   * came from a step the client took inside it (a barrier, a reload, the prompt itself): the
+   * message names `call` (and `step`, when given), the code and close info stay, and the step's
+   * error is the `cause`. An error that already names `call`, and pi's own `rpc_failed` text, are
+   * returned as they are.
    */
-  static during(call: string, step: string, error: unknown): PiClientError {
+  static forCall(call: string, error: unknown, step?: string): PiClientError {
+    const doing = step === undefined ? "" : `${step} failed: `;
     if (!(error instanceof PiClientError)) {
-      return new PiClientError(
-        PiClientErrorCode.Protocol,
-        `${call}: ${step} failed: ${String(error)}`,
-        {
-          command: call,
-          cause: error,
-        },
-      );
+      return new PiClientError(PiClientErrorCode.Protocol, `${call}: ${doing}${String(error)}`, {
+        command: call,
+        cause: error,
+      });
     }
-    if (error.code === PiClientErrorCode.TransportClosed) {
-      return new PiClientError(
-        error.code,
-        PiClientError.transportClosed(error.closeInfo, call).message,
-        {
-          command: call,
-          ...(error.closeInfo === undefined ? {} : { closeInfo: error.closeInfo }),
-          cause: error,
-        },
-      );
-    }
-    return new PiClientError(error.code, `${call}: ${step} failed: ${error.message}`, {
+    if (error.command === call || error.code === PiClientErrorCode.RpcFailed) return error;
+    const message =
+      error.code === PiClientErrorCode.TransportClosed
+        ? PiClientError.transportClosed(error.closeInfo, call).message
+        : `${call}: ${doing}${error.message}`;
+    return new PiClientError(error.code, message, {
       command: call,
       ...(error.closeInfo === undefined ? {} : { closeInfo: error.closeInfo }),
       cause: error,
@@ -148,11 +145,11 @@ export class PiClientError extends Error {
     });
   }
 
-  /** The connected pi line lacks the command; thrown before anything is sent. */
-  static unsupported(command: string, versionLine: string): PiClientError {
+  /** The connected pi lacks the command (`why` says how that is known). */
+  static unsupported(command: string, why: string): PiClientError {
     return new PiClientError(
       PiClientErrorCode.Unsupported,
-      `${command} is not supported by the connected pi (${versionLine}.x); it needs pi 1.x`,
+      `${command} is not supported by the connected pi (${why})`,
       { command },
     );
   }

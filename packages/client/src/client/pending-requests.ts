@@ -175,7 +175,8 @@ export class PendingRequests {
     if (target === undefined || response.success) return;
     this.#pending.delete(target.id);
     target.dispose();
-    target.reject(PiClientError.rpcFailed(target.command, text));
+    // Delivered as that call's own failure, so the caller reads it as any other answer.
+    target.resolve({ ...response, id: target.id, command: target.command });
   }
 
   #matchIdless(response: ResponseRecord): Pending | undefined {

@@ -8,6 +8,7 @@ import {
   encodeRecord,
   type ForkMessage,
   type ImageContent,
+  isCommandType,
   type Model,
   type PromptDisposition,
   ProtocolError,
@@ -33,12 +34,19 @@ import {
   type TransportCloseInfo,
   type TransportFrame,
 } from "../transports/transport.ts";
-import { capabilitiesFor, type PiCapabilities, type PiVersionLine } from "./capabilities.ts";
+import {
+  CapabilityTracker,
+  COMMANDS_MISSING_IN_073,
+  capabilitiesFor,
+  type PiCapabilities,
+  type PiVersionLine,
+} from "./capabilities.ts";
 import type { PiClientDiagnostic } from "./diagnostics.ts";
 import { PiClientError } from "./errors.ts";
 import { EventHub, type EventIterationOptions, type Unsubscribe } from "./event-hub.ts";
 import { type CallOptions, PendingRequests, type ResponseRecord } from "./pending-requests.ts";
-import { bounded, type RunOutcome, RunTracker, type WaitOptions } from "./run-tracker.ts";
+import { type RawCommand, validateRawCommand } from "./raw-command.ts";
+import { type RunOutcome, RunTracker, type WaitOptions } from "./run-tracker.ts";
 
 /** Emitted by the client (on both lines) when a run is truly over: `agent_settled` or the 0.73.x fallback. */
 export interface RunSettledEvent {
@@ -101,7 +109,10 @@ export interface PiClientOptions {
 export interface ConnectOptions extends PiClientOptions {
   /** Cancels the handshake. */
   signal?: AbortSignal;
-  /** Milliseconds for the handshake (each of its two round trips); 60 000 by default (0.73.x starts in ~1 s). */
+  /**
+   * Milliseconds pi has to answer the handshake (`get_state`, then the capability probe); 60 000
+   * by default (0.73.x starts in about a second). `connect` rejects when they pass, naming itself.
+   */
   handshakeTimeoutMs?: number;
   /**
    * Load the transcript with `session.resync()` before resolving. Defaults to true for a
@@ -167,14 +178,8 @@ const LONG_RUNNING = new Set<string>([
   "fork",
   "clone",
 ]);
-// On 0.73.x these abandon a run mid-stream without any end event; a `get_state` afterwards settles it.
-const ABANDONS_RUN_073 = new Set<string>([
-  "new_session",
-  "switch_session",
-  "compact",
-  "fork",
-  "clone",
-]);
+// A pi without `agent_settled` abandons a run mid-stream on these without any end event.
+const ABANDONS_RUN = new Set<string>(["new_session", "switch_session", "compact", "fork", "clone"]);
 // Commands that put pi on another session; `session_changed` follows each that was not cancelled.
 const CHANGES_SESSION = new Set<string>(["new_session", "switch_session", "fork", "clone"]);
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -201,12 +206,14 @@ export class PiClient {
   readonly #tracker: RunTracker;
   readonly #dialogs: DialogManager;
   readonly #session: SessionModel;
-  readonly #bashOutput = new Map<string, (delta: string) => void>();
+  readonly #bashStreams = new Map<string, BashStream>();
+  // What each prompt answer did (pi's disposition, or the inferred one), for promptAndWait.
+  readonly #dispositions = new WeakMap<ResponseRecord, PromptDisposition>();
   readonly #abort = new AbortController();
   readonly #defaultTimeoutMs: number;
   readonly #idPrefix =
     `pk${(++clientCounter).toString(36)}${Math.random().toString(36).slice(2, 6)}-`;
-  #capabilities: PiCapabilities;
+  readonly #capabilities: CapabilityTracker;
   #uiState: ExtensionUiState = EMPTY_UI_STATE;
   #nextId = 0;
   #closeInfo: TransportCloseInfo | undefined;
@@ -217,18 +224,35 @@ export class PiClient {
   /** Settles with why the transport closed; never rejects. */
   readonly closed: Promise<TransportCloseInfo>;
 
-  /** Connects: waits for pi to answer `get_state` (readiness, no sleeps) and detects the pi line. */
+  /**
+   * Connects: waits for pi to answer `get_state` (readiness, no sleeps) and probes its
+   * capabilities. On failure it rejects at once, naming `connect`, and closes the transport
+   * behind it (a process that never answered gets no graceful wait).
+   */
   static async connect(transport: Transport, options: ConnectOptions = {}): Promise<PiClient> {
     const client = new PiClient(transport, options);
-    const call: CallOptions = { timeoutMs: options.handshakeTimeoutMs ?? 60_000 };
-    if (options.signal !== undefined) call.signal = options.signal;
+    const limitMs = options.handshakeTimeoutMs ?? 60_000;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(PiClientError.timeout("connect", limitMs, "pi to answer the handshake")),
+      limitMs,
+    );
+    const signal =
+      options.signal === undefined
+        ? deadline.signal
+        : AbortSignal.any([options.signal, deadline.signal]);
     try {
-      await client.getState(call);
-      if (options.capabilities === undefined) await client.#detect(call);
+      throwIfCancelled("connect", options.signal);
+      await client.getState({ signal });
+      if (options.capabilities === undefined) await client.#detect({ signal });
+      clearTimeout(timer);
       if (options.resync ?? isReconnectingTransport(transport)) await client.session.resync();
     } catch (error) {
-      await client.close();
-      throw error;
+      clearTimeout(timer);
+      void client.close().catch(() => {});
+      if (deadline.signal.aborted) throw deadline.signal.reason;
+      if (options.signal?.aborted) throw PiClientError.cancelled("connect", options.signal.reason);
+      throw PiClientError.forCall("connect", error, "the handshake");
     }
     return client;
   }
@@ -238,8 +262,9 @@ export class PiClient {
     this.#transport = transport;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     const given = options.capabilities;
-    this.#capabilities =
-      typeof given === "string" ? capabilitiesFor(given) : (given ?? capabilitiesFor("1"));
+    this.#capabilities = new CapabilityTracker(
+      typeof given === "string" ? capabilitiesFor(given) : (given ?? capabilitiesFor("1")),
+    );
     const report = this.#hub.report;
     this.#pending = new PendingRequests(report);
     const client = this;
@@ -252,7 +277,7 @@ export class PiClient {
           return { messages: data.messages, at: this.#stamps.get(response) };
         },
         get getEntries() {
-          if (!client.#capabilities.supports("get_entries")) return undefined;
+          if (!client.#capabilities.current.supports("get_entries")) return undefined;
           return async (since?: string) => {
             const response = await client.#call({ type: "get_entries", ...opt({ since }) }, {});
             const data = response.data as CommandResponseData["get_entries"];
@@ -263,7 +288,7 @@ export class PiClient {
       report,
     );
     this.#tracker = new RunTracker({
-      versionLine: () => this.#capabilities.versionLine,
+      announcesSettled: () => this.#capabilities.current.agentSettled,
       barrier: () => this.getState(),
       settled: (outcome) => {
         this.#dialogs.cancelStale();
@@ -293,9 +318,12 @@ export class PiClient {
     this.closed = this.#watchClose();
   }
 
-  /** What the connected pi supports; detected by `connect`, otherwise assumed 1.x. */
+  /**
+   * What the connected pi supports: probed by `connect` (otherwise assumed from the options, 1.x
+   * by default), then confirmed capability by capability from what pi sends.
+   */
   get capabilities(): PiCapabilities {
-    return this.#capabilities;
+    return this.#capabilities.current;
   }
 
   /** Aborts when the transport has closed. */
@@ -316,7 +344,7 @@ export class PiClient {
     return this.#session;
   }
 
-  /** True while a run is in progress (from `agent_start` until it settles). */
+  /** True while a run is in progress: from pi accepting a prompt that starts one until it settles. */
   get isRunning(): boolean {
     return this.#tracker.running;
   }
@@ -370,12 +398,22 @@ export class PiClient {
     return response.data as CommandResponseData[C];
   }
 
-  /** Sends a raw command (validated; an id is added if missing) and resolves with pi's whole success response. */
-  send(command: RpcCommand, options: CallOptions = {}): Promise<ResponseRecord> {
+  /**
+   * Sends a raw command and resolves with pi's whole success response; an id is added if missing.
+   * A known type is validated field by field. A type this client does not know (a newer pi's
+   * command) goes out as is, once it is a JSON object with a string `type`, with an
+   * `unknown_command` diagnostic; if pi answers `Unknown command` the call fails as `unsupported`
+   * and `capabilities.supports(type)` turns false.
+   */
+  send(command: RpcCommand | RawCommand, options: CallOptions = {}): Promise<ResponseRecord> {
     return this.#call(command, options);
   }
 
-  /** Sends a prompt; resolves with pi's disposition (`undefined` on 0.73.x, which gives none). */
+  /**
+   * Sends a prompt; resolves with pi's disposition, `undefined` from a pi that gives none
+   * (before 0.99). A prompt that starts a run counts as running as soon as this resolves, so
+   * `await prompt(); await waitForSettled()` waits for that run.
+   */
   async prompt(
     message: string,
     options: PromptOptions = {},
@@ -407,6 +445,7 @@ export class PiClient {
 
   /** Aborts the run and cancels every open dialog (as Esc does); resolves after pi has unwound. */
   async abort(options?: CallOptions): Promise<void> {
+    throwIfCancelled("abort", options?.signal);
     this.#dialogs.cancelAll();
     await this.request({ type: "abort" }, options);
   }
@@ -507,8 +546,10 @@ export class PiClient {
   /** Runs a shell command in pi's cwd; `onOutput` gets this call's streamed output (1.x). */
   async bash(command: string, options: BashOptions = {}): Promise<BashResult> {
     const { excludeFromContext, onOutput, ...call } = options;
+    throwIfCancelled("bash", call.signal);
     const id = this.#newId();
-    if (onOutput !== undefined) this.#bashOutput.set(id, onOutput);
+    const stream: BashStream = { onOutput, streamed: false };
+    this.#bashStreams.set(id, stream);
     this.#session.bashStarted(id, command);
     let result: BashResult | undefined;
     try {
@@ -516,9 +557,10 @@ export class PiClient {
         { type: "bash", id, command, ...opt({ excludeFromContext }) },
         call,
       );
+      if (!stream.streamed && result.output !== "") this.#capabilities.learnBashStreaming(false);
       return result;
     } finally {
-      this.#bashOutput.delete(id);
+      this.#bashStreams.delete(id);
       this.#session.bashFinished(id, result);
     }
   }
@@ -592,36 +634,41 @@ export class PiClient {
   }
 
   /**
-   * Prompts and resolves when the run is truly over, or at once when a command handled the prompt.
-   * The wait starts before the prompt is sent, so a fast finish cannot be missed.
+   * Prompts and resolves when the run it started is truly over, or at once when a command handled
+   * the prompt. Runs are counted from before the prompt is sent, so a fast finish cannot be missed.
    */
   async promptAndWait(message: string, options: PromptAndWaitOptions = {}): Promise<RunResult> {
-    const { settleTimeoutMs, ...promptOptions } = options;
-    const watch = this.#tracker.watch();
-    const startsBefore = this.#tracker.starts;
-    let disposition: PromptDisposition | undefined;
-    try {
-      disposition = await this.prompt(message, promptOptions);
-      if (disposition === undefined)
-        disposition = await this.#inferDisposition(startsBefore, promptOptions);
-    } catch (error) {
-      watch.cancel();
-      throw error;
-    }
-    if (disposition === "handled") {
-      watch.cancel();
-      return { disposition, aborted: false };
-    }
+    const { settleTimeoutMs, images, streamingBehavior, ...call } = options;
     const wait: WaitOptions = {};
-    if (promptOptions.signal !== undefined) wait.signal = promptOptions.signal;
+    if (call.signal !== undefined) wait.signal = call.signal;
     if (settleTimeoutMs !== undefined) wait.timeoutMs = settleTimeoutMs;
-    const outcome = await bounded(watch, wait, "promptAndWait");
-    return { disposition, ...outcome };
+    try {
+      const startsBefore = this.#tracker.starts;
+      const response = await this.#call(
+        { type: "prompt", message, ...opt({ images, streamingBehavior }) },
+        call,
+      );
+      const disposition = this.#dispositions.get(response) ?? "started";
+      if (disposition === "handled") return { disposition, aborted: false };
+      if (disposition === "queued" && !this.#tracker.running)
+        return { disposition, aborted: false };
+      const outcome =
+        disposition === "started"
+          ? await this.#tracker.waitForRun(startsBefore + 1, wait, "promptAndWait")
+          : await this.#tracker.waitForSettled(wait);
+      return { disposition, ...outcome };
+    } catch (error) {
+      throw PiClientError.forCall("promptAndWait", error);
+    }
   }
 
-  /** Resolves when the current run is over (at once when none is running). */
-  waitForSettled(options?: WaitOptions): Promise<RunOutcome> {
-    return this.#tracker.waitForSettled(options);
+  /** Resolves when the open run is over (at once when none is); a run a prompt just started counts. */
+  async waitForSettled(options?: WaitOptions): Promise<RunOutcome> {
+    try {
+      return await this.#tracker.waitForSettled(options);
+    } catch (error) {
+      throw PiClientError.forCall("waitForSettled", error);
+    }
   }
 
   /** Closes the transport (pi exits gracefully); pending calls reject with `transport_closed`. */
@@ -631,29 +678,43 @@ export class PiClient {
     return info;
   }
 
-  // 0.73.x answers a prompt without a disposition. A `get_state` barrier tells a run (pi is
-  // streaming, or a run began since the prompt was sent) from a prompt a command handled.
-  async #inferDisposition(startsBefore: number, options: CallOptions): Promise<PromptDisposition> {
-    if (this.#tracker.starts > startsBefore || this.#tracker.running) return "started";
-    const call: CallOptions = {};
-    if (options.signal !== undefined) call.signal = options.signal;
-    const state = await this.getState(call);
-    return state.isStreaming || this.#tracker.starts > startsBefore ? "started" : "handled";
+  // What a prompt pi answered did, and what follows from it: the disposition pi gave, or (from a
+  // pi that gives none) one inferred; a run it started is open in the tracker from here on.
+  async #promptAnswered(
+    response: ResponseRecord,
+    command: RpcCommand | RawCommand,
+    before: RunMark,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const reported = dispositionOf(response.data);
+    this.#capabilities.learnDisposition(reported !== undefined);
+    const queueable = (command as { streamingBehavior?: unknown }).streamingBehavior !== undefined;
+    const disposition = reported ?? (await this.#inferDisposition(before, queueable, signal));
+    this.#dispositions.set(response, disposition);
+    if (disposition === "started") this.#tracker.expectRun(before.starts);
+  }
+
+  // A pi without dispositions: a `get_state` barrier tells a run (pi is streaming, or a run began
+  // since the prompt was sent) from a prompt a command handled; pi was busy, a queued one.
+  async #inferDisposition(
+    before: RunMark,
+    queueable: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<PromptDisposition> {
+    if (this.#tracker.starts > before.starts) return "started";
+    if (before.running && queueable) return "queued";
+    const state = await this.getState(signal === undefined ? {} : { signal });
+    if (this.#tracker.starts > before.starts) return "started";
+    return state.isStreaming ? "started" : "handled";
   }
 
   async #detect(options: CallOptions): Promise<void> {
     try {
-      await this.#call({ type: "get_available_thinking_levels" }, options, true);
-      this.#capabilities = capabilitiesFor("1", true);
+      await this.#call({ type: "get_available_thinking_levels" }, options);
+      this.#capabilities.reset(capabilitiesFor("1", true));
     } catch (error) {
-      if (
-        !(error instanceof PiClientError) ||
-        error.code !== "rpc_failed" ||
-        !/Unknown command/.test(error.message)
-      ) {
-        throw error;
-      }
-      this.#capabilities = capabilitiesFor("0.73", true);
+      if (!(error instanceof PiClientError) || error.code !== "unsupported") throw error;
+      this.#capabilities.reset(capabilitiesFor("0.73", true));
     }
   }
 
@@ -661,14 +722,25 @@ export class PiClient {
     return `${this.#idPrefix}${++this.#nextId}`;
   }
 
-  async #call(command: RpcCommand, options: CallOptions, probing = false): Promise<ResponseRecord> {
-    const type = command.type;
+  async #call(command: RpcCommand | RawCommand, options: CallOptions): Promise<ResponseRecord> {
+    const type = typeOf(command);
+    // A cancelled call never reaches pi.
+    throwIfCancelled(type, options.signal);
     if (this.#closeInfo !== undefined) throw PiClientError.transportClosed(this.#closeInfo, type);
-    if (!probing && !this.#capabilities.supports(type)) {
-      throw PiClientError.unsupported(type, this.#capabilities.versionLine);
+    const known = isCommandType(type);
+    const invalid = known ? validateCommand(command) : validateRawCommand(command);
+    if (invalid !== undefined) throw PiClientError.invalidCommand(type, invalid);
+    if (!this.#capabilities.current.supports(type)) {
+      throw PiClientError.unsupported(type, this.#unsupportedWhy(type));
     }
-    const invalid = validateCommand(command);
-    if (invalid !== undefined) throw PiClientError.invalidCommand(String(type), invalid);
+    if (!known) {
+      this.#hub.report({
+        kind: "unknown_command",
+        message: `sent "${type}", a command type this client does not know; pi answers it (a newer pi) or says Unknown command`,
+        record: command,
+      });
+    }
+    const before: RunMark = { starts: this.#tracker.starts, running: this.#tracker.running };
     const id: CommandId = command.id ?? this.#newId();
     const timeoutMs =
       options.timeoutMs ?? (LONG_RUNNING.has(type) ? undefined : this.#defaultTimeoutMs);
@@ -693,21 +765,42 @@ export class PiClient {
       },
     );
     const answer = await response;
-    if (!answer.success) throw PiClientError.rpcFailed(type, answer.error ?? "(no error text)");
+    if (!answer.success) {
+      const text = answer.error ?? "(no error text)";
+      if (text.startsWith("Unknown command")) {
+        this.#capabilities.learnUnknown(type);
+        throw PiClientError.unsupported(type, `it answered "${text}"`);
+      }
+      throw PiClientError.rpcFailed(type, text);
+    }
+    if (type === "steer" || type === "follow_up") {
+      this.#capabilities.learnDisposition(dispositionOf(answer.data) !== undefined);
+    }
+    if (type === "prompt") {
+      try {
+        await this.#promptAnswered(answer, command, before, options.signal);
+      } catch (error) {
+        throw PiClientError.forCall(type, error, "telling what the prompt did");
+      }
+    }
     if (CHANGES_SESSION.has(type) && !cancelledByHook(answer.data)) {
       await this.#sessionChanged(type as SessionChangeReason);
       return answer;
     }
-    if (
-      ABANDONS_RUN_073.has(type) &&
-      this.#tracker.running &&
-      this.#capabilities.versionLine === "0.73"
-    ) {
+    // A pi without `agent_settled` (0.73.x) abandons a run mid-stream on these without a word;
+    // a `get_state` afterwards settles it.
+    if (ABANDONS_RUN.has(type) && this.#tracker.running && !this.capabilities.agentSettled) {
       void this.getState().catch(() => {
         // Best effort: the next get_state settles the run as well.
       });
     }
     return answer;
+  }
+
+  #unsupportedWhy(type: string): string {
+    return this.capabilities.versionLine === "0.73" && COMMANDS_MISSING_IN_073.has(type as never)
+      ? "pi 0.73.x lacks it; it needs pi 0.84 or later"
+      : "it answered Unknown command before";
   }
 
   // pi is on another session: load it in full before anyone hears of the change, so a listener
@@ -717,7 +810,7 @@ export class PiClient {
     try {
       state = (await this.#session.reload()).state;
     } catch (error) {
-      throw PiClientError.during(reason, "loading the new session", error);
+      throw PiClientError.forCall(reason, error, "loading the new session");
     }
     this.#emitSessionChanged(reason, state);
   }
@@ -871,10 +964,15 @@ export class PiClient {
 
   #event(event: RpcEvent): void {
     this.#session.handleEvent(event);
+    if (event.type === "bash_execution_update") this.#capabilities.learnBashStreaming(true);
+    if (event.type === "agent_settled") {
+      this.#capabilities.learnSettled(typeof event.aborted === "boolean");
+    }
     if (event.type === "bash_execution_update" && event.id !== undefined) {
-      const listener = this.#bashOutput.get(String(event.id));
+      const stream = this.#bashStreams.get(String(event.id));
+      if (stream !== undefined) stream.streamed = true;
       try {
-        listener?.(event.delta);
+        stream?.onOutput?.(event.delta);
       } catch (error) {
         this.#hub.report({
           kind: "listener_error",
@@ -901,6 +999,38 @@ export class PiClient {
     }
     this.#hub.emit(request);
   }
+}
+
+/** The tracker's run count and state when a command was sent. */
+interface RunMark {
+  readonly starts: number;
+  readonly running: boolean;
+}
+
+/** A direct bash call in flight: its output listener, and whether pi streamed any of it. */
+interface BashStream {
+  readonly onOutput: ((delta: string) => void) | undefined;
+  streamed: boolean;
+}
+
+/** A command's `type` for messages, whatever was passed. */
+function typeOf(command: unknown): string {
+  const type = (command as { type?: unknown } | null)?.type;
+  return typeof type === "string" && type !== "" ? type : "command";
+}
+
+/** Throws the call's `cancelled` error when its signal has already fired: nothing is sent then. */
+function throwIfCancelled(call: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw PiClientError.cancelled(call, signal.reason);
+}
+
+/** `data.disposition` of a prompt, steer or follow-up answer, when pi gave one. */
+function dispositionOf(data: unknown): PromptDisposition | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const disposition = (data as { disposition?: unknown }).disposition;
+  return disposition === "started" || disposition === "queued" || disposition === "handled"
+    ? disposition
+    : undefined;
 }
 
 /** A session command a `session_before_*` extension hook vetoed answers `{cancelled: true}`. */

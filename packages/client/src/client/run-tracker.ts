@@ -1,5 +1,4 @@
 import type { AgentMessage, RpcEvent, SessionState } from "@pi-kit/protocol";
-import type { PiVersionLine } from "./capabilities.ts";
 import { PiClientError } from "./errors.ts";
 
 /** How a run ended. */
@@ -21,19 +20,11 @@ export interface WaitOptions {
   timeoutMs?: number;
 }
 
-/** A registered wait for the next settle; register it before sending whatever starts the run. */
-export interface SettleWatch {
-  /** Resolves when the next run settles. */
-  readonly promise: Promise<RunOutcome>;
-  /** Stops waiting; the promise then never settles. */
-  cancel(): void;
-}
-
 /** What the tracker needs from the client. */
 export interface RunTrackerHost {
-  /** The connected pi line. */
-  versionLine(): PiVersionLine;
-  /** A `get_state` round trip, used on 0.73.x as an ordering barrier. */
+  /** Whether pi announces a run's end with `agent_settled`; without it the tracker probes. */
+  announcesSettled(): boolean;
+  /** A `get_state` round trip, used as an ordering barrier when pi does not announce the end. */
   barrier(): Promise<SessionState>;
   /** Called once per settled run. */
   settled(outcome: RunOutcome): void;
@@ -42,24 +33,35 @@ export interface RunTrackerHost {
 }
 
 interface Waiter {
+  /** Resolved once this many runs have settled. */
+  readonly run: number;
   resolve(outcome: RunOutcome): void;
   reject(error: unknown): void;
 }
 
 /**
- * Knows when a run is truly over. On 1.x that is `agent_settled`. 0.73.x has no such event and
- * `agent_end` comes before a retry or auto-compaction is announced, so after `agent_end` (and after
- * a final `auto_retry_end` or a `compaction_end` that will not retry) the tracker sends `get_state`:
- * pi writes any `auto_retry_start`/`compaction_start` in the same tick as `agent_end`, so they reach
+ * Knows when a run is truly over, and which run a wait is for. Runs are numbered by their
+ * `agent_start`; a prompt pi answered as `started` opens the next run at once, because pi writes
+ * that answer before `agent_start` and a wait right after the prompt must wait for that run.
+ *
+ * The end is `agent_settled` where pi sends it (0.80 on). Without it (0.73.x) `agent_end` comes
+ * before a retry or auto-compaction is announced, so after `agent_end` (and after a final
+ * `auto_retry_end` or a `compaction_end` that will not retry) the tracker sends `get_state`: pi
+ * writes any `auto_retry_start`/`compaction_start` in the same tick as `agent_end`, so they reach
  * us before that answer. If nothing started in between and pi is neither streaming nor compacting,
- * the run is over.
+ * the run is over. Whether it was aborted is `agent_settled.aborted` (pi 1.1 on), else the last
+ * assistant message's `stopReason`.
  */
 export class RunTracker {
   readonly #host: RunTrackerHost;
   readonly #waiters = new Set<Waiter>();
   #running = false;
+  // A prompt was answered `started`; its `agent_start` has not been read yet.
+  #pending = false;
   #epoch = 0;
   #starts = 0;
+  #settledRuns = 0;
+  #lastOutcome: RunOutcome = { aborted: false };
   #retrying = false;
   #compacting = false;
   #lastAborted = false;
@@ -71,9 +73,9 @@ export class RunTracker {
     this.#host = host;
   }
 
-  /** True from `agent_start` until the run settles. */
+  /** True from the moment pi accepted a run until it settles. */
   get running(): boolean {
-    return this.#running;
+    return this.#running || this.#pending;
   }
 
   /** How many `agent_start` events have been seen; lets callers tell whether a run began since a mark. */
@@ -87,6 +89,16 @@ export class RunTracker {
   }
 
   /**
+   * pi accepted a prompt that starts a run; `startsBefore` is {@link starts} from before it was
+   * sent. Unless that run's `agent_start` was already read, the run counts as open from now on.
+   */
+  expectRun(startsBefore: number): void {
+    if (this.#starts > startsBefore || this.#pending || this.#closed !== undefined) return;
+    this.#pending = true;
+    this.#epoch++;
+  }
+
+  /**
    * Reconciles the tracker with a `get_state` answer to a request sent at `epoch`. When pi is idle
    * (not streaming, not compacting) while a run is still open here, and nothing started since the
    * request was sent, the run is over: it is settled (announced as `inferred` when pi never sent
@@ -94,13 +106,13 @@ export class RunTracker {
    * whose end was lost in a reconnect, would stay running forever.
    */
   noteState(state: SessionState, epoch: number): void {
-    if (!this.#running || epoch !== this.#epoch) return;
+    if (!this.running || epoch !== this.#epoch) return;
     if (state.isStreaming || state.isCompacting || this.#retrying || this.#compacting) return;
     const announced = this.#sawEnd;
     const outcome: RunOutcome = announced
       ? { aborted: this.#lastAborted }
       : { aborted: true, inferred: true };
-    // On 1.x pi reports idle just before it writes `agent_settled`; that late event is then a repeat.
+    // pi reports idle just before it writes `agent_settled`; that late event is then a repeat.
     this.#settledByState = true;
     this.#settle(outcome);
     if (!announced) this.#host.unannounced?.(outcome);
@@ -114,10 +126,11 @@ export class RunTracker {
 
   /** Feeds one event. */
   handle(event: RpcEvent): void {
-    const v1 = this.#host.versionLine() === "1";
+    const announces = this.#host.announcesSettled();
     switch (event.type) {
       case "agent_start":
         this.#running = true;
+        this.#pending = false;
         this.#sawEnd = false;
         this.#settledByState = false;
         this.#retrying = false;
@@ -125,16 +138,23 @@ export class RunTracker {
         this.#starts++;
         return;
       case "agent_settled":
-        if (this.#settledByState && !this.#running) {
+        if (this.#settledByState && !this.running) {
           this.#settledByState = false;
           return;
         }
-        this.#settle({ aborted: event.aborted === true });
+        this.#settle({
+          aborted: typeof event.aborted === "boolean" ? event.aborted : this.#lastAborted,
+        });
+        return;
+      case "message_end":
+        if (event.message.role === "assistant") {
+          this.#lastAborted = event.message.stopReason === "aborted";
+        }
         return;
       case "agent_end":
         this.#sawEnd = true;
-        this.#lastAborted = lastAssistantAborted(event.messages);
-        if (!v1 && event.willRetry !== true) this.#probe();
+        this.#lastAborted = lastAssistantAborted(event.messages) ?? this.#lastAborted;
+        if (!announces && event.willRetry !== true) this.#probe();
         return;
       case "auto_retry_start":
         this.#retrying = true;
@@ -142,7 +162,7 @@ export class RunTracker {
         return;
       case "auto_retry_end":
         this.#retrying = false;
-        if (!v1 && !event.success) this.#probe();
+        if (!announces && !event.success) this.#probe();
         return;
       case "compaction_start":
         this.#compacting = true;
@@ -150,38 +170,64 @@ export class RunTracker {
         return;
       case "compaction_end":
         this.#compacting = false;
-        if (!v1 && !event.willRetry) this.#probe();
+        if (!announces && !event.willRetry) this.#probe();
         return;
       default:
         return;
     }
   }
 
-  /** Registers a wait for the next settle. Register before sending, so a fast finish cannot be missed. */
-  watch(): SettleWatch {
-    let waiter: Waiter | undefined;
-    const promise = new Promise<RunOutcome>((resolve, reject) => {
-      waiter = { resolve, reject };
+  /**
+   * Resolves with the outcome once run number `run` (counted by `agent_start`, see
+   * {@link starts}) has settled; at once, with the latest outcome, when it already has.
+   */
+  waitForRun(run: number, options: WaitOptions = {}, what = "waitForSettled"): Promise<RunOutcome> {
+    if (this.#closed !== undefined) return Promise.reject(this.#closed);
+    if (this.#settledRuns >= run) return Promise.resolve(this.#lastOutcome);
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(PiClientError.cancelled(what, signal.reason));
+    return new Promise<RunOutcome>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        this.#waiters.delete(waiter);
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const waiter: Waiter = {
+        run,
+        resolve: (outcome) => {
+          done();
+          resolve(outcome);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      const onAbort = (): void => waiter.reject(PiClientError.cancelled(what, signal?.reason));
+      this.#waiters.add(waiter);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => waiter.reject(PiClientError.timeout(what, timeoutMs)), timeoutMs);
+      }
     });
-    // The waiter is always assigned: the executor runs synchronously.
-    const registered = waiter as Waiter;
-    if (this.#closed !== undefined) registered.reject(this.#closed);
-    else this.#waiters.add(registered);
-    return { promise, cancel: () => this.#waiters.delete(registered) };
   }
 
-  /** Resolves when the current run settles, at once when none is running. */
+  /**
+   * Resolves when the open run settles (the run a prompt just started counts as open), at once
+   * when none is.
+   */
   waitForSettled(options: WaitOptions = {}): Promise<RunOutcome> {
-    if (!this.#running) return Promise.resolve({ aborted: false });
-    return bounded(this.watch(), options, "waitForSettled");
+    if (!this.running) return Promise.resolve({ aborted: false });
+    return this.waitForRun(this.#pending ? this.#starts + 1 : this.#starts, options);
   }
 
-  /** Rejects every waiter; used when the transport closes. */
+  /** Rejects every waiter, and every later wait; used when the transport closes. */
   close(error: unknown): void {
     this.#closed ??= error;
     this.#running = false;
+    this.#pending = false;
     for (const waiter of [...this.#waiters]) waiter.reject(error);
-    this.#waiters.clear();
   }
 
   #probe(): void {
@@ -198,66 +244,29 @@ export class RunTracker {
   }
 
   #settle(outcome: RunOutcome): void {
-    const wasRunning = this.#running;
+    const wasRunning = this.running;
+    // A run pi accepted but never announced the start of (it failed before its first turn).
+    if (this.#pending) this.#starts++;
     this.#running = false;
+    this.#pending = false;
     this.#retrying = false;
     this.#lastAborted = false;
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
-    for (const waiter of waiters) waiter.resolve(outcome);
-    // 0.73.x barriers can fire for a manual compaction with no run; only real runs are announced.
-    if (wasRunning || this.#host.versionLine() === "1") this.#host.settled(outcome);
+    this.#settledRuns = this.#starts;
+    this.#lastOutcome = outcome;
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.run <= this.#settledRuns) waiter.resolve(outcome);
+    }
+    // Without `agent_settled`, barriers can fire for a manual compaction with no run; only real
+    // runs are announced then.
+    if (wasRunning || this.#host.announcesSettled()) this.#host.settled(outcome);
   }
 }
 
-function lastAssistantAborted(messages: readonly AgentMessage[]): boolean {
+/** Whether the last assistant message stopped by abort; `undefined` when there is none. */
+function lastAssistantAborted(messages: readonly AgentMessage[]): boolean | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.role === "assistant") return message.stopReason === "aborted";
   }
-  return false;
-}
-
-/** Applies a signal and a timeout to a settle watch. */
-export function bounded(
-  watch: SettleWatch,
-  options: WaitOptions,
-  what: string,
-): Promise<RunOutcome> {
-  const { signal, timeoutMs } = options;
-  if (signal === undefined && timeoutMs === undefined) return watch.promise;
-  return new Promise<RunOutcome>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    };
-    const onAbort = (): void => {
-      done();
-      watch.cancel();
-      reject(PiClientError.cancelled(what, signal?.reason));
-    };
-    if (signal?.aborted) {
-      onAbort();
-      return;
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        done();
-        watch.cancel();
-        reject(PiClientError.timeout(what, timeoutMs));
-      }, timeoutMs);
-    }
-    watch.promise.then(
-      (outcome) => {
-        done();
-        resolve(outcome);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-  });
+  return undefined;
 }

@@ -263,18 +263,20 @@ describe("PiClient timeouts, cancellation and late responses", () => {
 });
 
 describe("PiClient id-less failures", () => {
-  test("0.73's id-less Unknown command fails the pending call of that command", async () => {
+  test("0.73's id-less Unknown command fails the pending call of that command as unsupported", async () => {
     const pi = new FakePi("0.73");
     const client = new PiClient(pi.transport, { capabilities: "1" });
     const seen = diagnostics(client);
     pi.handlers.set("get_state", () => undefined);
     const state = client.getState();
     const tree = client.getTree();
+    // pi said it does not know the command: unsupported, and known as such from now on.
     await assert.rejects(
       tree,
       (e: unknown) =>
-        e instanceof PiClientError && e.code === "rpc_failed" && /Unknown command/.test(e.message),
+        e instanceof PiClientError && e.code === "unsupported" && /Unknown command/.test(e.message),
     );
+    assert.equal(client.capabilities.supports("get_tree"), false);
     assert.equal(seen[0]?.kind, "idless_failure");
     // The unrelated get_state is still pending, not failed.
     const last = pi.written.find((c) => c.type === "get_state");
