@@ -37,6 +37,7 @@ export type {
   DialogCloseReason,
   DialogContext,
   DialogHandler,
+  DialogHandling,
   DialogReply,
   PendingDialog,
 } from "./extension-ui/dialog-manager.ts";

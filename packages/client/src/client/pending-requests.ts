@@ -47,10 +47,16 @@ export class PendingRequests {
   readonly #pending = new Map<string, Pending>();
   readonly #expired = new Map<string, string>();
   readonly #report: DiagnosticSink;
+  readonly #done: ((id: string) => void) | undefined;
   #closedError: ((command: string) => PiClientError) | undefined;
 
-  constructor(report: DiagnosticSink) {
+  /**
+   * `done` hears of every call that is over in pi: answered (whether the caller still waited or
+   * not), or failed without reaching pi. A call the caller gave up on is not over until pi answers.
+   */
+  constructor(report: DiagnosticSink, done?: (id: string) => void) {
     this.#report = report;
+    this.#done = done;
   }
 
   /** Number of calls still waiting. */
@@ -88,6 +94,7 @@ export class PendingRequests {
     if (entry === undefined) return;
     this.#pending.delete(id);
     entry.dispose();
+    this.#done?.(id);
     entry.reject(error);
   }
 
@@ -117,12 +124,14 @@ export class PendingRequests {
     if (entry !== undefined) {
       this.#pending.delete(id);
       entry.dispose();
+      this.#done?.(id);
       entry.resolve(response);
       return;
     }
     const why = this.#expired.get(id);
     if (why !== undefined) {
       this.#expired.delete(id);
+      this.#done?.(id);
       this.#report({
         kind: "late_response",
         message: `dropped the ${response.command ?? "?"} response for ${id}, which arrived after the call ${why}`,
@@ -175,6 +184,7 @@ export class PendingRequests {
     if (target === undefined || response.success) return;
     this.#pending.delete(target.id);
     target.dispose();
+    this.#done?.(target.id);
     // Delivered as that call's own failure, so the caller reads it as any other answer.
     target.resolve({ ...response, id: target.id, command: target.command });
   }

@@ -23,7 +23,7 @@ import {
   type ThinkingLevel,
   validateCommand,
 } from "@pi-kit/protocol";
-import { type DialogHandler, DialogManager } from "../extension-ui/dialog-manager.ts";
+import { type DialogHandling, DialogManager } from "../extension-ui/dialog-manager.ts";
 import { applyUiRequest, EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
 import type { SessionStamp } from "../session/session-model.ts";
 import { SessionModel } from "../session/session-model.ts";
@@ -101,8 +101,12 @@ export interface PiClientOptions {
   capabilities?: PiCapabilities | PiVersionLine;
   /** Timeout for quick commands in ms (30 000 by default); long ones have none unless given per call. */
   defaultTimeoutMs?: number;
-  /** Handles extension dialogs; without one every dialog is cancelled at once. */
-  dialogHandler?: DialogHandler;
+  /**
+   * How extension dialogs are answered: a handler that returns the answer, or `"manual"` (each
+   * dialog waits in `session.dialogs` for `client.ui.answer` or `client.ui.cancel`, its own
+   * timeout, or until it goes stale). Without either every dialog is cancelled at once.
+   */
+  dialogHandler?: DialogHandling;
 }
 
 /** Options for {@link PiClient.connect}. */
@@ -155,8 +159,8 @@ export interface RunResult extends RunOutcome {
 
 /** Extension-UI access: dialogs and retained state. */
 export interface ClientUi {
-  /** Registers the dialog handler (replacing any); returns a function that removes it. */
-  setDialogHandler(handler: DialogHandler | undefined): () => void;
+  /** Registers the dialog handler or `"manual"` (replacing any); returns a function that removes it. */
+  setDialogHandler(handler: DialogHandling | undefined): () => void;
   /** Answers an open dialog by id; `undefined` cancels. False when it is no longer open. */
   answer(id: string, reply: string | boolean | undefined): boolean;
   /** Cancels an open dialog by id. */
@@ -180,6 +184,20 @@ const LONG_RUNNING = new Set<string>([
 ]);
 // A pi without `agent_settled` abandons a run mid-stream on these without any end event.
 const ABANDONS_RUN = new Set<string>(["new_session", "switch_session", "compact", "fork", "clone"]);
+// Commands during which pi can open a dialog (extension commands and input hooks, session hooks,
+// compaction hooks, user_bash hooks): a dialog opened while one is pending goes stale once it is
+// answered.
+const OPENS_DIALOGS = new Set<string>([
+  "prompt",
+  "steer",
+  "follow_up",
+  "new_session",
+  "switch_session",
+  "fork",
+  "clone",
+  "compact",
+  "bash",
+]);
 // Commands that put pi on another session; `session_changed` follows each that was not cancelled.
 const CHANGES_SESSION = new Set<string>(["new_session", "switch_session", "fork", "clone"]);
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -207,6 +225,8 @@ export class PiClient {
   readonly #dialogs: DialogManager;
   readonly #session: SessionModel;
   readonly #bashStreams = new Map<string, BashStream>();
+  // Pending calls during which pi can open a dialog (see OPENS_DIALOGS), by id.
+  readonly #dialogHosts = new Set<string>();
   // What each prompt answer did (pi's disposition, or the inferred one), for promptAndWait.
   readonly #dispositions = new WeakMap<ResponseRecord, PromptDisposition>();
   readonly #abort = new AbortController();
@@ -266,7 +286,10 @@ export class PiClient {
       typeof given === "string" ? capabilitiesFor(given) : (given ?? capabilitiesFor("1")),
     );
     const report = this.#hub.report;
-    this.#pending = new PendingRequests(report);
+    // A dialog opened during a call goes stale once pi answered it, on time or late.
+    this.#pending = new PendingRequests(report, (id) => {
+      if (this.#dialogHosts.delete(id)) this.#dialogs.release(id);
+    });
     const client = this;
     this.#session = new SessionModel(
       {
@@ -294,6 +317,8 @@ export class PiClient {
         this.#dialogs.cancelStale();
         this.#session.runSettled();
         this.#hub.emit({ type: "run_settled", aborted: outcome.aborted });
+        // Bash messages pi held during the run are in its transcript now: fetch pi's copies.
+        if (this.#session.provisional) void this.#reconcileBash();
       },
       unannounced: () =>
         report({
@@ -558,11 +583,16 @@ export class PiClient {
         call,
       );
       if (!stream.streamed && result.output !== "") this.#capabilities.learnBashStreaming(false);
-      return result;
     } finally {
       this.#bashStreams.delete(id);
       this.#session.bashFinished(id, result);
     }
+    // pi adds the call to its transcript as a `bashExecution` message (during a run, when the run
+    // ends): so does the session model, and then it takes pi's own copy where that is cheap.
+    const duringRun = this.#tracker.running;
+    this.#session.bashRecorded(command, result, excludeFromContext, duringRun);
+    if (!duringRun) await this.#reconcileBash();
+    return result;
   }
 
   /** Cancels the running `bash` command. */
@@ -741,7 +771,9 @@ export class PiClient {
       });
     }
     const before: RunMark = { starts: this.#tracker.starts, running: this.#tracker.running };
+    const dialogsBefore = this.#dialogs.mark();
     const id: CommandId = command.id ?? this.#newId();
+    if (OPENS_DIALOGS.has(type)) this.#dialogHosts.add(String(id));
     const timeoutMs =
       options.timeoutMs ?? (LONG_RUNNING.has(type) ? undefined : this.#defaultTimeoutMs);
     const registration: CallOptions = {};
@@ -784,7 +816,7 @@ export class PiClient {
       }
     }
     if (CHANGES_SESSION.has(type) && !cancelledByHook(answer.data)) {
-      await this.#sessionChanged(type as SessionChangeReason);
+      await this.#sessionChanged(type as SessionChangeReason, dialogsBefore);
       return answer;
     }
     // A pi without `agent_settled` (0.73.x) abandons a run mid-stream on these without a word;
@@ -797,6 +829,23 @@ export class PiClient {
     return answer;
   }
 
+  // The bash messages the model built carry this client's clock; pi's copies (with pi's timestamp)
+  // come with the entries since the cursor, where pi has `get_entries`. On 0.73.x they wait for
+  // the next resync. A failure costs only the timestamp, so it is reported, not thrown.
+  async #reconcileBash(): Promise<void> {
+    if (!this.capabilities.supports("get_entries")) return;
+    try {
+      await this.#session.resync();
+    } catch (error) {
+      if (this.#closeInfo !== undefined) return;
+      this.#hub.report({
+        kind: "resync_failed",
+        message: `reading pi's copy of a bash message failed: ${String(error)}`,
+        error,
+      });
+    }
+  }
+
   #unsupportedWhy(type: string): string {
     return this.capabilities.versionLine === "0.73" && COMMANDS_MISSING_IN_073.has(type as never)
       ? "pi 0.73.x lacks it; it needs pi 0.84 or later"
@@ -805,13 +854,15 @@ export class PiClient {
 
   // pi is on another session: load it in full before anyone hears of the change, so a listener
   // (a tree, a picker, a transcript) reading `client.session` sees the new one.
-  async #sessionChanged(reason: SessionChangeReason): Promise<void> {
+  // Dialogs opened before the command was sent belonged to the old session: they are stale.
+  async #sessionChanged(reason: SessionChangeReason, dialogsBefore: number): Promise<void> {
     let state: SessionState | undefined;
     try {
       state = (await this.#session.reload()).state;
     } catch (error) {
       throw PiClientError.forCall(reason, error, "loading the new session");
     }
+    this.#dialogs.closeOpenedBefore(dialogsBefore);
     this.#emitSessionChanged(reason, state);
   }
 
@@ -991,7 +1042,10 @@ export class PiClient {
       case "confirm":
       case "input":
       case "editor":
-        this.#dialogs.open(request, this.#tracker.running);
+        this.#dialogs.open(request, {
+          run: this.#tracker.running,
+          calls: [...this.#dialogHosts],
+        });
         break;
       default:
         this.#uiState = applyUiRequest(this.#uiState, request);

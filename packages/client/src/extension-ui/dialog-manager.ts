@@ -21,6 +21,24 @@ export type DialogHandler = (
   context: DialogContext,
 ) => DialogReply | Promise<DialogReply>;
 
+/**
+ * How dialogs are answered: a {@link DialogHandler}, or `"manual"`: each dialog waits in
+ * `session.dialogs` until `client.ui.answer` or `client.ui.cancel`, its own timeout, or until it
+ * goes stale. Without either, every dialog is cancelled at once so pi never hangs.
+ */
+export type DialogHandling = DialogHandler | "manual";
+
+/** What a dialog waits on besides its answer: when all of them are over, it is stale. */
+export interface DialogBindings {
+  /** It opened during a run: it goes stale when the run settles. */
+  readonly run: boolean;
+  /**
+   * Ids of the calls pending when it opened that can open dialogs (an extension command's
+   * `prompt`, a session command's `session_before_*` hook, …): stale once pi answered them all.
+   */
+  readonly calls: readonly string[];
+}
+
 /** Why a dialog closed. */
 export type DialogCloseReason =
   | "answered"
@@ -42,6 +60,9 @@ export interface PendingDialog {
   readonly runBound: boolean;
 }
 
+// The token a run binding is released with.
+const RUN = "run";
+
 // Answers are remembered so a dialog the bridge re-sends after a reconnect (because our answer was
 // lost with the old connection) is answered again rather than shown twice; bounded, oldest dropped.
 const MAX_REMEMBERED_ANSWERS = 256;
@@ -49,6 +70,10 @@ const MAX_REMEMBERED_ANSWERS = 256;
 interface OpenDialog extends PendingDialog {
   readonly controller: AbortController;
   readonly timer: ReturnType<typeof setTimeout> | undefined;
+  /** The order it opened in, for {@link DialogManager.closeOpenedBefore}. */
+  readonly seq: number;
+  /** The run and calls it still waits on (see {@link DialogBindings}); empty when it had none. */
+  readonly waitsOn: Set<string>;
 }
 
 /** What the manager needs from the client. */
@@ -62,21 +87,24 @@ export interface DialogHost {
 }
 
 /**
- * Runs extension dialogs: hands each to the registered handler, keyed by id so several can be open,
- * counts down pi's `timeout` itself (pi never says a dialog is over), cancels dialogs that went
- * stale, and cancels at once when no handler is registered so pi never hangs.
+ * Runs extension dialogs: hands each to the registered handler (or keeps it for a manual answer),
+ * keyed by id so several can be open, counts down pi's `timeout` itself (pi never says a dialog
+ * is over), cancels dialogs that went stale, and cancels at once when there is no handler so pi
+ * never hangs. A dialog is stale once everything it opened within is over (the run settled, the
+ * calls answered; an extension that cancels its own dialog says nothing) or the session changed.
  */
 export class DialogManager {
   readonly #host: DialogHost;
   readonly #open = new Map<string, OpenDialog>();
   readonly #answered = new Map<string, ExtensionUiResponse>();
-  #handler: DialogHandler | undefined;
+  #handler: DialogHandling | undefined;
+  #seq = 0;
   #snapshot: readonly PendingDialog[] = [];
   // While re-attaching: the ids pi re-sent, and the dialogs that were open when the connection dropped.
   #resent: Set<string> | undefined;
   #openAtDrop: readonly string[] = [];
 
-  constructor(host: DialogHost, handler?: DialogHandler) {
+  constructor(host: DialogHost, handler?: DialogHandling) {
     this.#host = host;
     this.#handler = handler;
   }
@@ -86,8 +114,8 @@ export class DialogManager {
     return this.#snapshot;
   }
 
-  /** Registers (or with `undefined`, removes) the dialog handler; returns a function that removes it. */
-  setHandler(handler: DialogHandler | undefined): () => void {
+  /** Registers (or with `undefined`, removes) the dialog handling; returns a function that removes it. */
+  setHandler(handler: DialogHandling | undefined): () => void {
     this.#handler = handler;
     return () => {
       if (this.#handler === handler) this.#handler = undefined;
@@ -98,7 +126,7 @@ export class DialogManager {
    * Opens a dialog pi requested. A request for a dialog already open is ignored (the bridge re-sends
    * pending dialogs on re-attach), and one already answered gets the same answer again.
    */
-  open(request: DialogRequest, runActive: boolean): void {
+  open(request: DialogRequest, bindings: DialogBindings): void {
     this.#resent?.add(request.id);
     if (this.#open.has(request.id)) return;
     const answered = this.#answered.get(request.id);
@@ -123,11 +151,14 @@ export class DialogManager {
       request,
       openedAt,
       deadline,
-      runBound: runActive,
+      runBound: bindings.run,
       controller,
       timer,
+      seq: ++this.#seq,
+      waitsOn: new Set([...(bindings.run ? [RUN] : []), ...bindings.calls]),
     });
     this.#changed();
+    if (handler === "manual") return;
 
     let reply: DialogReply | Promise<DialogReply>;
     try {
@@ -156,10 +187,28 @@ export class DialogManager {
     return this.#close(id, "cancelled", true);
   }
 
-  /** Cancels the dialogs opened during the run that just settled. */
+  /** The run settled: dialogs that waited on it (and on nothing else still going) are stale. */
   cancelStale(): void {
+    this.release(RUN);
+  }
+
+  /** pi answered call `id` (or a run settled, for the run token): what waited only on it is stale. */
+  release(id: string): void {
     for (const dialog of [...this.#open.values()]) {
-      if (dialog.runBound) this.#close(dialog.request.id, "stale", true);
+      if (!dialog.waitsOn.delete(id) || dialog.waitsOn.size > 0) continue;
+      this.#close(dialog.request.id, "stale", true);
+    }
+  }
+
+  /** A number that orders dialogs: those opened before it is taken are older. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /** The session changed: dialogs opened before `mark` belonged to the old one. */
+  closeOpenedBefore(mark: number): void {
+    for (const dialog of [...this.#open.values()]) {
+      if (dialog.seq <= mark) this.#close(dialog.request.id, "stale", true);
     }
   }
 

@@ -38,20 +38,34 @@ export function linearDelta(
   return leafId === parent ? messages : undefined;
 }
 
+/** How merges tell two copies of one message, and which copy they keep. */
+export interface MessageIdentity {
+  same(a: AgentMessage | undefined, b: AgentMessage | undefined): boolean;
+  pick(a: AgentMessage, b: AgentMessage): AgentMessage;
+}
+
+/** Plain structural identity: equal values are the same message. */
+export const BY_VALUE: MessageIdentity = { same: sameValue, pick: (a) => a };
+
 /**
  * `head` followed by `tail`, minus the longest run at the start of `tail` that repeats the end of
- * `head`: a message the stream delivered and pi also reported is kept once.
+ * `head`: a message the stream delivered and pi also reported is kept once (the copy `pick` chooses).
  */
 export function overlapMerge(
   head: readonly AgentMessage[],
   tail: readonly AgentMessage[],
+  identity: MessageIdentity = BY_VALUE,
 ): AgentMessage[] {
   for (let k = Math.min(head.length, tail.length); k > 0; k--) {
     let matches = true;
     for (let i = 0; i < k && matches; i++) {
-      matches = sameValue(head[head.length - k + i], tail[i]);
+      matches = identity.same(head[head.length - k + i], tail[i]);
     }
-    if (matches) return [...head, ...tail.slice(k)];
+    if (!matches) continue;
+    const overlap = tail
+      .slice(0, k)
+      .map((copy, i) => identity.pick(head[head.length - k + i] as AgentMessage, copy));
+    return [...head.slice(0, head.length - k), ...overlap, ...tail.slice(k)];
   }
   return [...head, ...tail];
 }

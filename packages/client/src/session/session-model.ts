@@ -12,8 +12,9 @@ import type {
 import type { DiagnosticSink } from "../client/diagnostics.ts";
 import type { PendingDialog } from "../extension-ui/dialog-manager.ts";
 import { EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
+import { bashExecutionMessage, ProvisionalMessages } from "./bash-messages.ts";
 import { MessageAssembler } from "./message-assembler.ts";
-import { linearDelta, overlapMerge, sameValue, settleTools } from "./resync-merge.ts";
+import { linearDelta, overlapMerge, settleTools } from "./resync-merge.ts";
 
 /** One tool execution, keyed by `toolCallId`. */
 export interface ToolExecution {
@@ -163,6 +164,9 @@ export class SessionModel {
   #resyncing: Promise<unknown> = Promise.resolve();
   // Messages a resync added that the stream had not delivered: their `message_end` may still come.
   #heldBack: AgentMessage[] = [];
+  // Direct bash messages built here (see bash-messages.ts), and those pi holds until its run ends.
+  readonly #provisional = new ProvisionalMessages();
+  #bashDuringRun: AgentMessage[] = [];
 
   constructor(source: SessionSource, report?: DiagnosticSink) {
     this.#source = source;
@@ -239,6 +243,7 @@ export class SessionModel {
     const loaded = whole ?? (replaced ? undefined : merged) ?? (await this.#full(replaced));
     const streaming = state.isStreaming ? this.#state.streamingMessage : undefined;
     if (!state.isStreaming) this.#assembler.end();
+    if (replaced) this.#bashDuringRun = [];
     this.#baseline = true;
     this.#set({
       messages: loaded.messages,
@@ -270,7 +275,8 @@ export class SessionModel {
     const delta = linearDelta(answer.entries, cursor, answer.leafId);
     if (delta === undefined) return undefined;
     const { before, after } = this.#splitAt(answer.at);
-    const merged = overlapMerge(overlapMerge(before, delta), after);
+    const identity = this.#provisional;
+    const merged = overlapMerge(overlapMerge(before, delta, identity), after, identity);
     this.#holdBack(delta, before, after);
     return { messages: merged, lastEntryId: this.#cursorAfter(answer.leafId, answer.at) };
   }
@@ -288,7 +294,7 @@ export class SessionModel {
           ? undefined
           : this.#state.lastEntryId
         : this.#cursorAfter(entries.leafId ?? undefined, entries.at);
-    return { messages: overlapMerge(messages, after), lastEntryId };
+    return { messages: overlapMerge(messages, after, this.#provisional), lastEntryId };
   }
 
   // The transcript as it was when pi's answer was read (`before`), and what the stream appended since.
@@ -319,7 +325,7 @@ export class SessionModel {
     const seen = [...before.slice(-MAX_HELD_BACK), ...after];
     this.#heldBack = reported
       .slice(-MAX_HELD_BACK)
-      .filter((message) => !seen.some((known) => sameValue(known, message)));
+      .filter((message) => !seen.some((known) => this.#provisional.same(known, message)));
   }
 
   /** Applies one event from pi. Called by the client before its listeners run. */
@@ -327,6 +333,8 @@ export class SessionModel {
     const s = this.#state;
     switch (event.type) {
       case "agent_start":
+        // pi 0.73.x adds bash messages held during a run only when the next prompt starts.
+        this.#addBashDuringRun();
         this.#set({
           isRunning: true,
           isStreaming: true,
@@ -337,6 +345,10 @@ export class SessionModel {
         return;
       case "agent_end":
         this.#set({ isStreaming: false });
+        return;
+      case "agent_settled":
+        // pi adds the bash messages it held during the run just before it says so.
+        this.#addBashDuringRun();
         return;
       case "message_start":
         this.#set({ streamingMessage: this.#assembler.start(event.message) });
@@ -350,7 +362,9 @@ export class SessionModel {
       case "message_end": {
         this.#assembler.end();
         const usage = event.message.role === "assistant" ? event.message.usage : s.usage;
-        const held = this.#heldBack.findIndex((message) => sameValue(message, event.message));
+        const held = this.#heldBack.findIndex((message) =>
+          this.#provisional.same(message, event.message),
+        );
         if (held !== -1) {
           // A resync already added this message: it was in pi's answer before this event arrived.
           this.#heldBack.splice(held, 1);
@@ -456,6 +470,43 @@ export class SessionModel {
   bashStarted(id: CommandId, command: string): void {
     const run: BashRun = { id, command, output: "", status: "running", result: undefined };
     this.#set({ bashRuns: [...this.#state.bashRuns, run] });
+  }
+
+  /**
+   * pi answered a direct bash call: its `bashExecution` message joins the transcript as pi adds it,
+   * at once, or when the run that is going on ends (`duringRun`).
+   */
+  bashRecorded(
+    command: string,
+    result: BashResult,
+    excludeFromContext: boolean | undefined,
+    duringRun: boolean,
+  ): void {
+    const message = bashExecutionMessage(command, result, excludeFromContext);
+    this.#provisional.add(message);
+    if (duringRun) this.#bashDuringRun.push(message);
+    else this.#append([message]);
+  }
+
+  /** True while the transcript holds a bash message built here that pi's own copy has not replaced. */
+  get provisional(): boolean {
+    return this.#state.messages.some((message) => this.#provisional.has(message));
+  }
+
+  #addBashDuringRun(): void {
+    if (this.#bashDuringRun.length === 0) return;
+    // A resync may have brought pi's copies already (pi was idle sooner than the events said).
+    const recent = this.#state.messages.slice(-MAX_HELD_BACK);
+    const messages = this.#bashDuringRun.filter(
+      (message) => !recent.some((known) => this.#provisional.same(known, message)),
+    );
+    this.#bashDuringRun = [];
+    if (messages.length > 0) this.#append(messages);
+  }
+
+  #append(messages: readonly AgentMessage[]): void {
+    this.#messageCount += messages.length;
+    this.#set({ messages: [...this.#state.messages, ...messages] });
   }
 
   /** A direct bash call finished (`result`) or failed (`undefined`). */

@@ -135,12 +135,13 @@ describe("PiClient correlation", () => {
     ];
     assert.equal(calls.length, 33);
     for (const [, call] of calls) await call();
-    // A session command is followed by the one-round reload of the new session.
+    // A session command is followed by the one-round reload of the new session, and a bash call
+    // by a resync that brings pi's copy of its message (whole the first time: no cursor yet).
     const reload = ["get_state", "get_messages", "get_entries"];
-    const sessionCommands = ["new_session", "switch_session", "fork", "clone"];
+    const reloads = ["bash", "new_session", "switch_session", "fork", "clone"];
     assert.deepEqual(
       pi.written.map((c) => c.type),
-      calls.flatMap(([type]) => (sessionCommands.includes(type) ? [type, ...reload] : [type])),
+      calls.flatMap(([type]) => (reloads.includes(type) ? [type, ...reload] : [type])),
     );
     assert.equal(await client.getLastAssistantText(), null);
     assert.deepEqual(await client.getForkMessages(), [{ entryId: "e", text: "t" }]);

@@ -104,7 +104,7 @@ describe("events", () => {
     });
     assert.deepEqual(chunks, ["out1\n", "out2\n"]);
     assert.equal(result.exitCode, 0);
-    assert.equal(pi.written.at(-1)?.excludeFromContext, true);
+    assert.equal(pi.written.find((c) => c.type === "bash")?.excludeFromContext, true);
     const run = client.session.getSnapshot().bashRuns[0];
     assert.equal(run?.output, "out1\nout2\n");
     assert.equal(run?.status, "done");
