@@ -6,6 +6,8 @@
  *   the dialog was cancelled or timed out), so a client test can assert on the answer pi saw.
  *   Modes: `confirm`, `select`, `input`, `editor`, `two` (confirm + select at once),
  *   `timeout <ms>` (confirm with a timeout), `abort <ms>` (confirm dismissed by an AbortSignal),
+ *   `later <ms>` (a confirm opened after the command returned, dismissed by an AbortSignal after
+ *   `ms`: no call or run is pending when it opens), `exit` (shuts pi down),
  *   `notify`, `status [clear]`, `widget [below|clear]`, `title [text]`, `editor-text [text]`.
  * - A `tool_call` hook asks `confirm` (passing the run's abort signal) before any bash command
  *   containing `CONFIRM`, and blocks the command when the answer is no.
@@ -41,6 +43,8 @@ interface ProbeUi {
 interface ProbeContext {
   readonly ui: ProbeUi;
   readonly signal?: AbortSignal;
+  /** Shuts pi down gracefully (0.73.1 and 1.x). */
+  shutdown(): void;
 }
 
 /** The subset of a `tool_call` event this probe uses. */
@@ -72,7 +76,8 @@ function result(mode: string, value: unknown): string {
   return `result: ${mode}=${value === undefined ? "undefined" : JSON.stringify(value)}`;
 }
 
-async function run(mode: string, rest: string, ui: ProbeUi): Promise<void> {
+async function run(mode: string, rest: string, ctx: ProbeContext): Promise<void> {
+  const ui = ctx.ui;
   switch (mode) {
     case "confirm":
       ui.notify(result(mode, await ui.confirm("Sure?", rest || "Really do it?")));
@@ -105,6 +110,19 @@ async function run(mode: string, rest: string, ui: ProbeUi): Promise<void> {
       ui.notify(result(mode, await ui.confirm("Sure (abortable)?", "msg", { signal })));
       return;
     }
+    case "later": {
+      const ms = Number.parseInt(rest, 10) || 1000;
+      setTimeout(() => {
+        const signal = AbortSignal.timeout(ms);
+        void ui
+          .confirm("Later?", "opened after the command", { signal })
+          .then((value) => ui.notify(result(mode, value)));
+      }, 50);
+      return;
+    }
+    case "exit":
+      ctx.shutdown();
+      return;
     case "notify":
       ui.notify(rest || "plain notify");
       ui.notify("warn notify", "warning");
@@ -135,7 +153,7 @@ export default function uiProbe(pi: ProbeApi): void {
     description: "ui-probe: open an extension UI dialog (confirm, select, input, editor, two, …)",
     handler: async (args, ctx) => {
       const [mode = "", ...rest] = args.trim().split(/\s+/);
-      await run(mode, rest.join(" "), ctx.ui);
+      await run(mode, rest.join(" "), ctx);
     },
   });
 

@@ -21,7 +21,14 @@ export {
   type WaitOptions,
 } from "./launcher/launch.ts";
 export { type PiCommand, type PiCommandOptions, piCommand } from "./launcher/pi-command.ts";
-export { PI_PACKAGES, type PiInstall, type PiVersion, resolvePi } from "./launcher/resolve-pi.ts";
+export {
+  PI_PACKAGES,
+  PI_RELEASES,
+  type PiInstall,
+  type PiRelease,
+  type PiVersion,
+  resolvePi,
+} from "./launcher/resolve-pi.ts";
 export { resolveNode20, resolveNode22 } from "./launcher/runtime.ts";
 export { type ScriptCommand, scriptCommand } from "./launcher/script-command.ts";
 export { type SessionHostOptions, sessionHostOptions } from "./launcher/session-host.ts";

@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   modelsJson,
+  PI_RELEASES,
   parseDirectives,
   piCommand,
+  resolveNode20,
+  resolveNode22,
+  resolvePi,
   scriptReply,
   sessionHostOptions,
   settingsJson,
@@ -98,6 +102,29 @@ describe("session host options", () => {
       assert.equal(host.sessionsDir, `${pi.tempRoot}/sessions`);
     } finally {
       pi.dispose();
+    }
+  });
+});
+
+describe("the pi releases of the matrix", () => {
+  test("each release resolves to its installed pi, and runs on the Node it needs", () => {
+    const expected = {
+      "1": /^1\.\d+\.\d+$/,
+      "1.0": /^1\.0\.3$/,
+      "0.87": /^0\.87\.1$/,
+      "0.73": /^0\.73\.1$/,
+    };
+    for (const [version, pattern] of Object.entries(expected)) {
+      const release = version as keyof typeof PI_RELEASES;
+      assert.match(resolvePi(release).version, pattern, version);
+      const pi = piCommand({ version: release, baseUrl: "http://127.0.0.1:1/v1" });
+      try {
+        assert.equal(pi.piVersion, resolvePi(release).version);
+        const node = PI_RELEASES[release].node === 22 ? resolveNode22() : resolveNode20();
+        assert.equal(pi.command, node, version);
+      } finally {
+        pi.dispose();
+      }
     }
   });
 });

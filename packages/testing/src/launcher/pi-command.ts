@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { MODEL, PROVIDER, writeAgentDir } from "./agent-dir.ts";
-import { type PiVersion, resolvePi } from "./resolve-pi.ts";
+import { PI_RELEASES, type PiVersion, resolvePi } from "./resolve-pi.ts";
 import { resolveNode20, resolveNode22 } from "./runtime.ts";
 import { uiProbeExtensionPath } from "./ui-probe.ts";
 
 /** Options of {@link piCommand}. */
 export interface PiCommandOptions {
-  /** Which pi to run: `"1"` (1.x on Node 22) or `"0.73"` (0.73.1 on Node 20). */
+  /** Which pi to run: `"1"` (1.x), `"1.0"` (1.0.3), `"0.87"` (0.87.1), all on Node 22, or `"0.73"` (0.73.1 on Node 20). */
   readonly version: PiVersion;
   /** OpenAI base URL of the model server, e.g. `server.baseUrl`. */
   readonly baseUrl: string;
@@ -99,7 +99,8 @@ function childEnv(
 export function piCommand(options: PiCommandOptions): PiCommand {
   const install = options.cliPath ? undefined : resolvePi(options.version);
   const cliPath = options.cliPath ?? install?.cliPath ?? "";
-  const command = options.nodePath ?? (options.version === "1" ? resolveNode22() : resolveNode20());
+  const node = PI_RELEASES[options.version].node;
+  const command = options.nodePath ?? (node === 22 ? resolveNode22() : resolveNode20());
   // realpath: stable paths in transcripts even where tmpdir is a symlink (macOS /var).
   const tempRoot = realpathSync(mkdtempSync(join(tmpdir(), "pi-kit-")));
   const home = join(tempRoot, "home");
