@@ -4,10 +4,25 @@
  */
 import type { AgentMessage } from "@pi-kit/protocol";
 import { type ModelServer, type PiVersion, piCommand } from "@pi-kit/testing";
-import { type ClientEvent, type ConnectOptions, PiClient } from "../../src/index.ts";
+import {
+  type ClientEvent,
+  type ConnectOptions,
+  PiClient,
+  type TransportFrames,
+} from "../../src/index.ts";
 import { spawnPi } from "../../src/process.ts";
 import type { ChildProcessTransport } from "../../src/transports/child-process/options.ts";
 import type { Transport } from "../../src/transports/transport.ts";
+
+const runtime = "Deno" in globalThis ? "deno" : "Bun" in globalThis ? "bun" : "node";
+
+/**
+ * The pi releases a live suite runs on: both lines everywhere, and the releases between them
+ * (0.87.1, 1.0.3) on the Node leg only. The runtime changes nothing in what pi sends, so running
+ * those three times over would only cost CI time.
+ */
+export const LIVE_VERSIONS: readonly PiVersion[] =
+  runtime === "node" ? ["1", "0.73", "0.87", "1.0"] : ["1", "0.73"];
 
 /** A connected client on a real pi. */
 export interface StartedPi {
@@ -105,4 +120,42 @@ export function userText(message: AgentMessage | undefined): string {
   return typeof content === "string"
     ? content
     : content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+/**
+ * Wraps a transport so each record arrives in a read, and a task, of its own, as over a
+ * WebSocket (one record per message): code awaiting a response runs before the next record.
+ */
+export function onePerTask(transport: Transport): Transport {
+  const split = new TransformStream<TransportFrames, TransportFrames>({
+    async transform(batch, controller) {
+      for (const frame of batch) {
+        controller.enqueue([frame]);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    },
+  });
+  return {
+    readable: transport.readable.pipeThrough(split),
+    writable: transport.writable,
+    closed: transport.closed,
+    close: () => transport.close(),
+  };
+}
+
+/** Resolves once `check` holds, looking again at every session change; rejects after `ms`. */
+export function whenSession(client: PiClient, check: () => boolean, ms = 15_000): Promise<void> {
+  if (check()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error("the session never got there"));
+    }, ms);
+    const off = client.session.subscribe(() => {
+      if (!check()) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
 }
