@@ -23,3 +23,18 @@ test("README example: session_changed after a fork and a new session", async () 
   const lines = await runExample(examples.get("session-changed.ts") as string);
   assert.deepEqual(lines, ["fork: 1 question(s) shown", "new_session: 0 question(s) shown"]);
 });
+
+test("README example: manual dialogs are answered through client.ui", async () => {
+  const lines = await runExample(examples.get("manual-dialogs.ts") as string);
+  assert.deepEqual(lines, ["answered confirm: Sure?", "result: confirm=true"]);
+});
+
+test("README example: a raw send of a command this package does not know", async () => {
+  const lines = await runExample(examples.get("raw-send.ts") as string);
+  assert.deepEqual(lines, [
+    "diagnostic unknown_command",
+    'unsupported: get_tools is not supported by the connected pi (it answered "Unknown command: get_tools")',
+    "supports get_tools: false",
+    "get_state: true",
+  ]);
+});

@@ -168,3 +168,45 @@ describe("session changes", () => {
     await client.close();
   });
 });
+
+describe("reopening a long session stays cheap", () => {
+  test("the first load of 2000 messages is one get_messages/get_entries round, not one per message", async () => {
+    const pi = new FakePi("1");
+    const messages = Array.from({ length: 2000 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: i % 2 === 0 ? `question ${i}` : [{ type: "text", text: `answer ${i}` }],
+      ...(i % 2 === 0 ? {} : { stopReason: "stop" }),
+      timestamp: i,
+    }));
+    const entries = messages.map((message, i) => ({
+      type: "message",
+      id: `e${i}`,
+      parentId: i === 0 ? null : `e${i - 1}`,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      message,
+    }));
+    pi.handlers.set("get_messages", (c) => [ok(c, { messages })]);
+    pi.handlers.set("get_entries", (c) => {
+      const since =
+        typeof c.since === "string" ? entries.findIndex((e) => e.id === c.since) + 1 : 0;
+      return [ok(c, { entries: entries.slice(since), leafId: entries.at(-1)?.id ?? null })];
+    });
+    const client = await PiClient.connect(pi.transport, { resync: true });
+    assert.equal(client.session.getSnapshot().messages.length, 2000);
+    assert.deepEqual(pi.written.map((c) => c.type).sort(), [
+      "get_available_thinking_levels",
+      "get_entries",
+      "get_messages",
+      "get_state",
+      "get_state",
+    ]);
+    // A later resync (as after a reconnect) asks only for the entries since its cursor.
+    const before = pi.written.length;
+    await client.session.resync();
+    const again = pi.written.slice(before);
+    assert.deepEqual(again.map((c) => c.type).sort(), ["get_entries", "get_state"]);
+    assert.equal(again.find((c) => c.type === "get_entries")?.since, "e1999");
+    assert.equal(client.session.getSnapshot().messages.length, 2000);
+    await client.close();
+  });
+});

@@ -125,6 +125,7 @@ describe("PiClient over WebSocket", () => {
       if (version === "0.73") bridge.messages.push(finalAnswer);
       bridge.accepting = true;
       await next(client, "session_resynced");
+      const resyncRound = (bridge.received.at(-1) ?? []).map((r) => JSON.parse(r));
       const resynced = client.session.getSnapshot();
       assert.equal(resynced.isStreaming, true);
       assert.equal(resynced.isRunning, true);
@@ -144,11 +145,13 @@ describe("PiClient over WebSocket", () => {
       if (version === "1") {
         assert.equal(client.session.getSnapshot().lastEntryId, bridge.entries.at(-1)?.id);
         // Incremental: the reconnect read entries since the cursor, not the whole transcript again.
-        const since = bridge.received
-          .at(-1)
-          ?.map((r) => JSON.parse(r))
-          .find((c) => c.type === "get_entries");
+        const since = resyncRound.find((c) => c.type === "get_entries");
         assert.equal(typeof since?.since, "string");
+        assert.equal(
+          resyncRound.some((c) => c.type === "get_messages"),
+          false,
+          "no full transcript after a reconnect",
+        );
       }
       await client.close();
       await bridge.close();
