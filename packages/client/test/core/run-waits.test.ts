@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PiClient, PiClientError } from "../../src/index.ts";
+import { closedDuring } from "../client-errors.ts";
 import { FakePi, flush, ok, STATE, sleep } from "./fake-pi.ts";
 
 const abortedAnswer = {
@@ -150,12 +151,7 @@ describe("closing while a call waits", () => {
     await flush();
     assert.equal(client.session.getSnapshot().dialogs.length, 1);
     await client.close();
-    await assert.rejects(waiting, (e: unknown) => {
-      assert.ok(e instanceof PiClientError);
-      assert.equal(e.code, "transport_closed");
-      assert.match(e.message, /^promptAndWait failed: pi transport closed/);
-      return true;
-    });
+    await assert.rejects(waiting, closedDuring("promptAndWait"));
     // The unhandled-rejection tripwire (test-support/tripwire.ts) fails this test on any leak.
     await sleep(10);
   });

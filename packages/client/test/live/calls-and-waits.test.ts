@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type ModelServer, startModelServer } from "@pi-kit/testing";
 import { type PiClientDiagnostic, PiClientError } from "../../src/index.ts";
+import { closedDuring } from "../client-errors.ts";
 import { LIVE_VERSIONS, nextEvent, onePerTask, startPi, textOf, userText } from "./live-pi.ts";
 
 let server: ModelServer;
@@ -84,12 +85,7 @@ for (const version of LIVE_VERSIONS) {
           (e): e is never => e.type === "extension_ui_request" && e.method === "confirm",
         );
         await client.close();
-        await assert.rejects(waiting, (e: unknown) => {
-          assert.ok(e instanceof PiClientError);
-          assert.equal(e.code, "transport_closed");
-          assert.match(e.message, /^promptAndWait failed: pi transport closed/);
-          return true;
-        });
+        await assert.rejects(waiting, closedDuring("promptAndWait"));
         // The tripwire (test-support/tripwire.ts) fails this test if anything was left unhandled.
       } finally {
         await stop();

@@ -2,6 +2,7 @@
  * Helpers of the live suites: real pi (any release of the test kit's matrix) spawned through the
  * child-process transport against the scripted model server, with the ui-probe extension.
  */
+import assert from "node:assert/strict";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { type ModelServer, type PiVersion, piCommand } from "@pi-kit/testing";
 import {
@@ -141,6 +142,36 @@ export function onePerTask(transport: Transport): Transport {
     closed: transport.closed,
     close: () => transport.close(),
   };
+}
+
+/**
+ * Runs `prompt` to its end and checks that every assistant message the session model assembled
+ * from `message_update` deltas equals the `message_end` that replaced it; returns how many.
+ */
+export async function assertStreamsAssemble(client: PiClient, prompt: string): Promise<number> {
+  let assembled: AgentMessage | undefined;
+  const pairs: Array<[AgentMessage | undefined, AgentMessage]> = [];
+  const offUpdate = client.on("message_update", () => {
+    assembled = client.session.getSnapshot().streamingMessage;
+  });
+  const offEnd = client.on("message_end", (e) => {
+    if (e.message.role === "assistant") pairs.push([assembled, e.message]);
+    assembled = undefined;
+  });
+  try {
+    await client.promptAndWait(prompt);
+  } finally {
+    offUpdate();
+    offEnd();
+  }
+  for (const [built, final] of pairs) {
+    assert.equal(built?.role, "assistant", "a streamed message was assembled");
+    assert.deepEqual(
+      built?.role === "assistant" && built.content,
+      final.role === "assistant" && final.content,
+    );
+  }
+  return pairs.length;
 }
 
 /** Resolves once `check` holds, looking again at every session change; rejects after `ms`. */

@@ -17,6 +17,7 @@ import {
 } from "@pi-kit/testing";
 import { type ClientEvent, PiClientError } from "../../src/index.ts";
 import {
+  assertStreamsAssemble,
   nextEvent,
   probeResult,
   type StartedPi,
@@ -145,24 +146,11 @@ for (const version of ["1", "0.73"] as const) {
     test("streaming text and tool calls assemble to exactly message_end", async () => {
       const { client, stop } = await start(version);
       try {
-        let assembled: AgentMessage | undefined;
-        const pairs: Array<[AgentMessage | undefined, AgentMessage]> = [];
-        client.on("message_update", () => {
-          assembled = client.session.getSnapshot().streamingMessage;
-        });
-        client.on("message_end", (e) => {
-          if (e.message.role === "assistant") pairs.push([assembled, e.message]);
-          assembled = undefined;
-        });
-        await client.promptAndWait("[[text streamed words here]] [[bash echo tool-output]]");
-        assert.ok(pairs.length >= 2);
-        for (const [built, final] of pairs) {
-          assert.equal(built?.role, "assistant", "a streamed message was assembled");
-          assert.deepEqual(
-            built?.role === "assistant" && built.content,
-            final.role === "assistant" && final.content,
-          );
-        }
+        const assembled = await assertStreamsAssemble(
+          client,
+          "[[text streamed words here]] [[bash echo tool-output]]",
+        );
+        assert.ok(assembled >= 2);
         const tools = [...client.session.getSnapshot().toolExecutions.values()];
         assert.equal(tools[0]?.toolName, "bash");
         assert.equal(tools[0]?.status, "done");

@@ -7,10 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { AgentMessage } from "@pi-kit/protocol";
 import { type ModelServer, startModelServer } from "@pi-kit/testing";
 import { ALL_COMMANDS } from "../../src/index.ts";
-import { LIVE_VERSIONS, nextEvent, startPi, textOf } from "./live-pi.ts";
+import { assertStreamsAssemble, LIVE_VERSIONS, nextEvent, startPi, textOf } from "./live-pi.ts";
 
 let server: ModelServer;
 before(async () => {
@@ -76,22 +75,11 @@ for (const release of LIVE_VERSIONS.filter((v) => v === "0.87" || v === "1.0")) 
     test("message_update deltas assemble to exactly message_end; bash streams its output", async () => {
       const { client, stop } = await startPi(server, release);
       try {
-        let assembled: AgentMessage | undefined;
-        const pairs: Array<[AgentMessage | undefined, AgentMessage]> = [];
-        client.on("message_update", () => {
-          assembled = client.session.getSnapshot().streamingMessage;
-        });
-        client.on("message_end", (e) => {
-          if (e.message.role === "assistant") pairs.push([assembled, e.message]);
-        });
-        await client.promptAndWait("[[text streamed words]] [[bash echo tool-output]]");
-        assert.ok(pairs.length >= 2);
-        for (const [built, final] of pairs) {
-          assert.deepEqual(
-            built?.role === "assistant" && built.content,
-            final.role === "assistant" && final.content,
-          );
-        }
+        const assembled = await assertStreamsAssemble(
+          client,
+          "[[text streamed words]] [[bash echo tool-output]]",
+        );
+        assert.ok(assembled >= 2);
         assert.match(textOf(client.session.getSnapshot().messages.at(-1)), /tool-output/);
 
         const chunks: string[] = [];
