@@ -10,27 +10,29 @@ export {
   type PiCapabilities,
   type PiVersionLine,
 } from "./client/capabilities.ts";
+export type {
+  ClientEvent,
+  ClientEventOf,
+  RunSettledEvent,
+  SessionChangedEvent,
+  SessionChangeReason,
+  SessionResyncedEvent,
+} from "./client/client-events.ts";
+export type {
+  BashOptions,
+  ClientUi,
+  ConnectOptions,
+  PiClientOptions,
+  PromptAndWaitOptions,
+  PromptOptions,
+  QueueOptions,
+  RunResult,
+} from "./client/client-options.ts";
 export type { PiClientDiagnostic, PiClientDiagnosticKind } from "./client/diagnostics.ts";
 export { PiClientError, PiClientErrorCode, type PiClientErrorOptions } from "./client/errors.ts";
 export type { EventIterationOptions, Unsubscribe } from "./client/event-hub.ts";
 export type { CallOptions, ResponseRecord } from "./client/pending-requests.ts";
-export {
-  type BashOptions,
-  type ClientEvent,
-  type ClientEventOf,
-  type ClientUi,
-  type ConnectOptions,
-  PiClient,
-  type PiClientOptions,
-  type PromptAndWaitOptions,
-  type PromptOptions,
-  type QueueOptions,
-  type RunResult,
-  type RunSettledEvent,
-  type SessionChangedEvent,
-  type SessionChangeReason,
-  type SessionResyncedEvent,
-} from "./client/pi-client.ts";
+export { PiClient } from "./client/pi-client.ts";
 export type { RawCommand } from "./client/raw-command.ts";
 export type { RunOutcome, WaitOptions } from "./client/run-tracker.ts";
 export type {

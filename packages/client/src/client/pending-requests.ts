@@ -88,14 +88,9 @@ export class PendingRequests {
     });
   }
 
-  /** Fails one call without an answer from pi (for example when its record could not be written). */
+  /** Fails one call whose record could not be written: it never reached pi. */
   fail(id: string, error: PiClientError): void {
-    const entry = this.#pending.get(id);
-    if (entry === undefined) return;
-    this.#pending.delete(id);
-    entry.dispose();
-    this.#done?.(id);
-    entry.reject(error);
+    if (this.#reject(id, error)) this.#done?.(id);
   }
 
   /** Records which connection carried a call's record (a reconnecting transport's `generation`). */
@@ -104,13 +99,25 @@ export class PendingRequests {
     if (entry !== undefined) entry.sentOn = generation;
   }
 
-  /** Fails the calls sent on a connection older than `generation`: their answers died with it. */
-  failSentBefore(generation: number, error: (command: string) => PiClientError): void {
-    for (const entry of [...this.#pending.values()]) {
-      if (entry.sentOn !== undefined && entry.sentOn < generation) {
-        this.fail(entry.id, error(entry.command));
-      }
-    }
+  /**
+   * Fails the calls sent on a connection older than `generation`: their answers died with it,
+   * though pi may still be running them. Returns their ids.
+   */
+  failSentBefore(generation: number, error: (command: string) => PiClientError): string[] {
+    const lost = [...this.#pending.values()].filter(
+      (entry) => entry.sentOn !== undefined && entry.sentOn < generation,
+    );
+    for (const entry of lost) this.#reject(entry.id, error(entry.command));
+    return lost.map((entry) => entry.id);
+  }
+
+  #reject(id: string, error: PiClientError): boolean {
+    const entry = this.#pending.get(id);
+    if (entry === undefined) return false;
+    this.#pending.delete(id);
+    entry.dispose();
+    entry.reject(error);
+    return true;
   }
 
   /** Routes one response record. Responses never reach event listeners, whatever happens here. */

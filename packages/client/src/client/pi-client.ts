@@ -7,7 +7,6 @@ import {
   type ExtensionUiRequest,
   encodeRecord,
   type ForkMessage,
-  type ImageContent,
   isCommandType,
   type Model,
   type PromptDisposition,
@@ -19,11 +18,10 @@ import {
   type RpcEvent,
   type SessionState,
   type SlashCommand,
-  type StreamingBehavior,
   type ThinkingLevel,
   validateCommand,
 } from "@pi-kit/protocol";
-import { type DialogHandling, DialogManager } from "../extension-ui/dialog-manager.ts";
+import { DialogManager } from "../extension-ui/dialog-manager.ts";
 import { applyUiRequest, EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
 import type { SessionStamp } from "../session/session-model.ts";
 import { SessionModel } from "../session/session-model.ts";
@@ -39,8 +37,29 @@ import {
   COMMANDS_MISSING_IN_073,
   capabilitiesFor,
   type PiCapabilities,
-  type PiVersionLine,
 } from "./capabilities.ts";
+import type { ClientEvent, ClientEventOf, SessionChangeReason } from "./client-events.ts";
+import type {
+  BashOptions,
+  ClientUi,
+  ConnectOptions,
+  PiClientOptions,
+  PromptAndWaitOptions,
+  PromptOptions,
+  QueueOptions,
+  RunResult,
+} from "./client-options.ts";
+import {
+  ABANDONS_RUN,
+  CHANGES_SESSION,
+  dispositionOf,
+  LONG_RUNNING,
+  OPENS_DIALOGS,
+  opt,
+  throwIfCancelled,
+  typeOf,
+  vetoedByHook,
+} from "./commands.ts";
 import type { PiClientDiagnostic } from "./diagnostics.ts";
 import { PiClientError } from "./errors.ts";
 import { EventHub, type EventIterationOptions, type Unsubscribe } from "./event-hub.ts";
@@ -48,158 +67,6 @@ import { type CallOptions, PendingRequests, type ResponseRecord } from "./pendin
 import { type RawCommand, validateRawCommand } from "./raw-command.ts";
 import { type RunOutcome, RunTracker, type WaitOptions } from "./run-tracker.ts";
 
-/** Emitted by the client (on both lines) when a run is truly over: `agent_settled` or the 0.73.x fallback. */
-export interface RunSettledEvent {
-  readonly type: "run_settled";
-  readonly aborted: boolean;
-}
-
-/**
- * Emitted after a reconnecting transport (WebSocket) reconnected and the client resynchronised:
- * the session model again matches pi, and dialogs still pending are shown.
- */
-export interface SessionResyncedEvent {
-  readonly type: "session_resynced";
-  /** The transport's connection generation now in use (2 after the first reconnect). */
-  readonly generation: number;
-}
-
-/** What made the client show another session. */
-export type SessionChangeReason = "new_session" | "switch_session" | "fork" | "clone" | "reconnect";
-
-/** The session the client shows changed: a session command, a reconnect, or a resume. */
-export interface SessionChangedEvent {
-  readonly type: "session_changed";
-  /** What changed it. */
-  readonly reason: SessionChangeReason;
-  /** pi's session id now (from get_state). */
-  readonly sessionId: string | undefined;
-  /** pi's session file now, when pi persists sessions. */
-  readonly sessionFile: string | undefined;
-}
-
-/**
- * Everything a client delivers to listeners: pi's events, extension-UI requests, `run_settled`,
- * `session_resynced` and `session_changed`.
- */
-export type ClientEvent =
-  | RpcEvent
-  | ExtensionUiRequest
-  | RunSettledEvent
-  | SessionResyncedEvent
-  | SessionChangedEvent;
-
-/** The event of type `K`. */
-export type ClientEventOf<K extends ClientEvent["type"]> = Extract<
-  ClientEvent,
-  { readonly type: K }
->;
-
-/** Options for {@link PiClient}. */
-export interface PiClientOptions {
-  /** Skip version detection: the pi line or full capabilities. Without it `connect` probes. */
-  capabilities?: PiCapabilities | PiVersionLine;
-  /** Timeout for quick commands in ms (30 000 by default); long ones have none unless given per call. */
-  defaultTimeoutMs?: number;
-  /**
-   * How extension dialogs are answered: a handler that returns the answer, or `"manual"` (each
-   * dialog waits in `session.dialogs` for `client.ui.answer` or `client.ui.cancel`, its own
-   * timeout, or until it goes stale). Without either every dialog is cancelled at once.
-   */
-  dialogHandler?: DialogHandling;
-}
-
-/** Options for {@link PiClient.connect}. */
-export interface ConnectOptions extends PiClientOptions {
-  /** Cancels the handshake. */
-  signal?: AbortSignal;
-  /**
-   * Milliseconds pi has to answer the handshake (`get_state`, then the capability probe); 60 000
-   * by default (0.73.x starts in about a second). `connect` rejects when they pass, naming itself.
-   */
-  handshakeTimeoutMs?: number;
-  /**
-   * Load the transcript with `session.resync()` before resolving. Defaults to true for a
-   * reconnecting transport (a bridge session may predate this client), false otherwise.
-   */
-  resync?: boolean;
-}
-
-/** Options for `prompt`. */
-export interface PromptOptions extends CallOptions {
-  images?: readonly ImageContent[];
-  /** Required while the agent streams: queue as steering or follow-up. */
-  streamingBehavior?: StreamingBehavior;
-}
-
-/** Options for `steer` and `followUp`. */
-export interface QueueOptions extends CallOptions {
-  images?: readonly ImageContent[];
-}
-
-/** Options for `bash`. */
-export interface BashOptions extends CallOptions {
-  /** Keep the output out of the model's context (ignored by 0.73.x). */
-  excludeFromContext?: boolean;
-  /** Receives this call's streamed output (1.x; 0.73.x streams nothing). */
-  onOutput?: (delta: string) => void;
-}
-
-/** Options for `promptAndWait`: the prompt's options plus a bound on the whole wait. */
-export interface PromptAndWaitOptions extends PromptOptions {
-  /** Bounds the wait for the run to settle (the prompt call itself uses `timeoutMs`). */
-  settleTimeoutMs?: number;
-}
-
-/** How a prompt went, once its run (if any) is over. */
-export interface RunResult extends RunOutcome {
-  /** pi's disposition; on 0.73.x, which gives none, inferred (`started` or `handled`). */
-  readonly disposition: PromptDisposition;
-}
-
-/** Extension-UI access: dialogs and retained state. */
-export interface ClientUi {
-  /** Registers the dialog handler or `"manual"` (replacing any); returns a function that removes it. */
-  setDialogHandler(handler: DialogHandling | undefined): () => void;
-  /** Answers an open dialog by id; `undefined` cancels. False when it is no longer open. */
-  answer(id: string, reply: string | boolean | undefined): boolean;
-  /** Cancels an open dialog by id. */
-  cancel(id: string): boolean;
-  /** The retained statuses, widgets, title and editor text. */
-  readonly state: ExtensionUiState;
-}
-
-// These may legitimately run for minutes: prompt waits for extension-command dialogs, abort for the
-// unwind, compact and bash for their work, and the session switches for `session_before_*` hooks
-// that can open dialogs.
-const LONG_RUNNING = new Set<string>([
-  "prompt",
-  "compact",
-  "bash",
-  "abort",
-  "new_session",
-  "switch_session",
-  "fork",
-  "clone",
-]);
-// A pi without `agent_settled` abandons a run mid-stream on these without any end event.
-const ABANDONS_RUN = new Set<string>(["new_session", "switch_session", "compact", "fork", "clone"]);
-// Commands during which pi can open a dialog (extension commands and input hooks, session hooks,
-// compaction hooks, user_bash hooks): a dialog opened while one is pending goes stale once it is
-// answered.
-const OPENS_DIALOGS = new Set<string>([
-  "prompt",
-  "steer",
-  "follow_up",
-  "new_session",
-  "switch_session",
-  "fork",
-  "clone",
-  "compact",
-  "bash",
-]);
-// Commands that put pi on another session; `session_changed` follows each that was not cancelled.
-const CHANGES_SESSION = new Set<string>(["new_session", "switch_session", "fork", "clone"]);
 const DEFAULT_TIMEOUT_MS = 30_000;
 // A closed transport may still hold unread frames (the last responses); give the reader this long.
 const CLOSE_GRACE_MS = 50;
@@ -261,18 +128,20 @@ export class PiClient {
       options.signal === undefined
         ? deadline.signal
         : AbortSignal.any([options.signal, deadline.signal]);
+    let step = "the handshake";
     try {
       throwIfCancelled("connect", options.signal);
       await client.getState({ signal });
       if (options.capabilities === undefined) await client.#detect({ signal });
       clearTimeout(timer);
+      step = "loading the session";
       if (options.resync ?? isReconnectingTransport(transport)) await client.session.resync();
     } catch (error) {
       clearTimeout(timer);
       void client.close().catch(() => {});
       if (deadline.signal.aborted) throw deadline.signal.reason;
       if (options.signal?.aborted) throw PiClientError.cancelled("connect", options.signal.reason);
-      throw PiClientError.forCall("connect", error, "the handshake");
+      throw PiClientError.forCall("connect", error, step);
     }
     return client;
   }
@@ -815,7 +684,7 @@ export class PiClient {
         throw PiClientError.forCall(type, error, "telling what the prompt did");
       }
     }
-    if (CHANGES_SESSION.has(type) && !cancelledByHook(answer.data)) {
+    if (CHANGES_SESSION.has(type) && !vetoedByHook(answer.data)) {
       await this.#sessionChanged(type as SessionChangeReason, dialogsBefore);
       return answer;
     }
@@ -880,9 +749,11 @@ export class PiClient {
   // re-sending blindly could run a prompt twice), then the session is reloaded, the run state is
   // reconciled by the resync's `get_state`, and dialogs pi no longer waits for are closed.
   #reconnected(info: ReconnectInfo): void {
-    this.#pending.failSentBefore(info.generation, (command) =>
+    const lost = this.#pending.failSentBefore(info.generation, (command) =>
       PiClientError.connectionLost(command),
     );
+    // pi may still run those calls: a dialog they opened stays until the re-attach tells.
+    for (const id of lost) this.#dialogHosts.delete(id);
     this.#tracker.reconnected();
     this.#session.connectionLost();
     this.#dialogs.reattaching();
@@ -1065,44 +936,6 @@ interface RunMark {
 interface BashStream {
   readonly onOutput: ((delta: string) => void) | undefined;
   streamed: boolean;
-}
-
-/** A command's `type` for messages, whatever was passed. */
-function typeOf(command: unknown): string {
-  const type = (command as { type?: unknown } | null)?.type;
-  return typeof type === "string" && type !== "" ? type : "command";
-}
-
-/** Throws the call's `cancelled` error when its signal has already fired: nothing is sent then. */
-function throwIfCancelled(call: string, signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw PiClientError.cancelled(call, signal.reason);
-}
-
-/** `data.disposition` of a prompt, steer or follow-up answer, when pi gave one. */
-function dispositionOf(data: unknown): PromptDisposition | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const disposition = (data as { disposition?: unknown }).disposition;
-  return disposition === "started" || disposition === "queued" || disposition === "handled"
-    ? disposition
-    : undefined;
-}
-
-/** A session command a `session_before_*` extension hook vetoed answers `{cancelled: true}`. */
-function cancelledByHook(data: unknown): boolean {
-  return (
-    typeof data === "object" &&
-    data !== null &&
-    (data as { cancelled?: unknown }).cancelled === true
-  );
-}
-
-/** Drops `undefined` fields so optional command fields are absent, not `undefined`. */
-function opt<T extends Record<string, unknown>>(
-  fields: T,
-): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
-  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 function delay(ms: number): Promise<void> {

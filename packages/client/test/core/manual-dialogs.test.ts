@@ -32,15 +32,21 @@ describe("manual dialogs", () => {
     const client = new PiClient(pi.transport, { dialogHandler: "manual" });
     pi.push(confirm("a"));
     pi.push(confirm("b"));
-    pi.push(confirm("c", { timeout: 30 }));
+    pi.push(confirm("c", { timeout: 300 }));
     await flush();
     assert.deepEqual(open(client), ["a", "b", "c"]);
     assert.deepEqual(answers(pi), []);
     assert.equal(client.ui.answer("a", true), true);
     assert.equal(client.ui.cancel("b"), true);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.deepEqual(open(client), ["c"]);
+    await new Promise<void>((resolve) => {
+      const off = client.session.subscribe(() => {
+        if (open(client).length > 0) return;
+        off();
+        resolve();
+      });
+    });
     await flush();
-    assert.deepEqual(open(client), []);
     assert.deepEqual(answers(pi), [
       { type: "extension_ui_response", id: "a", confirmed: true },
       { type: "extension_ui_response", id: "b", cancelled: true },
