@@ -217,25 +217,26 @@ describe("<pi-chat> direct bash runs", () => {
     timestamp: 1,
   });
 
-  it("shows a run once, also after a resync brought it back as a bashExecution message", async () => {
+  it("shows a run once: as a run until the session model records its message, then as that message", async () => {
     const { client, session } = fakeClient();
     const chat = await chatWith(client);
-    const add = async (message: AgentMessage): Promise<void> => {
-      session.handleEvent({ type: "message_start", message } as RpcEvent);
-      session.handleEvent({ type: "message_end", message } as RpcEvent);
-      await Promise.resolve();
-      await settle(chat);
-    };
     const count = (): number => deepText(chat.shadowRoot as ShadowRoot).split("echo hi").length - 1;
     // An identical run in older history must not hide the new one.
-    await add(execution("echo hi", "hi\n"));
+    session.handleEvent({
+      type: "message_start",
+      message: execution("echo hi", "hi\n"),
+    } as RpcEvent);
+    session.handleEvent({ type: "message_end", message: execution("echo hi", "hi\n") } as RpcEvent);
+    const result = { output: "hi\n", exitCode: 0, cancelled: false, truncated: false };
     session.bashStarted(1, "echo hi");
-    session.bashFinished(1, { output: "hi\n", exitCode: 0, cancelled: false, truncated: false });
+    session.bashFinished(1, result);
     await Promise.resolve();
     await settle(chat);
     expect(count()).to.equal(2);
-    // The resync's transcript now holds the run too.
-    await add(execution("echo hi", "hi\n"));
+    // The client records the call as pi's transcript holds it: the message replaces the run.
+    session.bashRecorded(1, "echo hi", result, undefined, false);
+    await Promise.resolve();
+    await settle(chat);
     expect(count()).to.equal(2);
     expect(deepQueryAll(chat.shadowRoot as ShadowRoot, "pi-message").length).to.equal(2);
   });

@@ -459,7 +459,7 @@ export class PiClient {
     // pi adds the call to its transcript as a `bashExecution` message (during a run, when the run
     // ends): so does the session model, and then it takes pi's own copy where that is cheap.
     const duringRun = this.#tracker.running;
-    this.#session.bashRecorded(command, result, excludeFromContext, duringRun);
+    this.#session.bashRecorded(id, command, result, excludeFromContext, duringRun);
     if (!duringRun) await this.#reconcileBash();
     return result;
   }

@@ -40,6 +40,17 @@ export interface BashRun {
   readonly output: string;
   readonly status: "running" | "done" | "failed";
   readonly result: BashResult | undefined;
+  /**
+   * Its `bashExecution` message is in `messages` (pi adds it at once, or when the run going on
+   * ends): a UI shows the run from here on as that message, not twice.
+   */
+  readonly inTranscript: boolean;
+}
+
+/** A direct bash call's `bashExecution` message, with the id of the call that made it. */
+interface BashRecord {
+  readonly id: CommandId;
+  readonly message: AgentMessage;
 }
 
 /** Everything a UI renders, as one immutable snapshot. */
@@ -166,7 +177,7 @@ export class SessionModel {
   #heldBack: AgentMessage[] = [];
   // Direct bash messages built here (see bash-messages.ts), and those pi holds until its run ends.
   readonly #provisional = new ProvisionalMessages();
-  #bashDuringRun: AgentMessage[] = [];
+  #bashDuringRun: BashRecord[] = [];
 
   constructor(source: SessionSource, report?: DiagnosticSink) {
     this.#source = source;
@@ -468,7 +479,14 @@ export class SessionModel {
 
   /** A direct bash call was sent. */
   bashStarted(id: CommandId, command: string): void {
-    const run: BashRun = { id, command, output: "", status: "running", result: undefined };
+    const run: BashRun = {
+      id,
+      command,
+      output: "",
+      status: "running",
+      result: undefined,
+      inTranscript: false,
+    };
     this.#set({ bashRuns: [...this.#state.bashRuns, run] });
   }
 
@@ -477,6 +495,7 @@ export class SessionModel {
    * at once, or when the run that is going on ends (`duringRun`).
    */
   bashRecorded(
+    id: CommandId,
     command: string,
     result: BashResult,
     excludeFromContext: boolean | undefined,
@@ -484,8 +503,8 @@ export class SessionModel {
   ): void {
     const message = bashExecutionMessage(command, result, excludeFromContext);
     this.#provisional.add(message);
-    if (duringRun) this.#bashDuringRun.push(message);
-    else this.#append([message]);
+    if (duringRun) this.#bashDuringRun.push({ id, message });
+    else this.#addBash([{ id, message }]);
   }
 
   /** True while the transcript holds a bash message built here that pi's own copy has not replaced. */
@@ -495,18 +514,29 @@ export class SessionModel {
 
   #addBashDuringRun(): void {
     if (this.#bashDuringRun.length === 0) return;
+    const held = this.#bashDuringRun;
+    this.#bashDuringRun = [];
     // A resync may have brought pi's copies already (pi was idle sooner than the events said).
     const recent = this.#state.messages.slice(-MAX_HELD_BACK);
-    const messages = this.#bashDuringRun.filter(
-      (message) => !recent.some((known) => this.#provisional.same(known, message)),
+    this.#addBash(
+      held.filter(({ message }) => !recent.some((known) => this.#provisional.same(known, message))),
+      held,
     );
-    this.#bashDuringRun = [];
-    if (messages.length > 0) this.#append(messages);
   }
 
-  #append(messages: readonly AgentMessage[]): void {
+  // Appends bash messages and marks the runs they record (`shown`, by default those added) as
+  // shown by the transcript.
+  #addBash(added: readonly BashRecord[], shown: readonly BashRecord[] = added): void {
+    const messages = added.map(({ message }) => message);
+    const ids = new Set(shown.map(({ id }) => id));
     this.#messageCount += messages.length;
-    this.#set({ messages: [...this.#state.messages, ...messages] });
+    this.#set({
+      messages:
+        messages.length === 0 ? this.#state.messages : [...this.#state.messages, ...messages],
+      bashRuns: this.#state.bashRuns.map((run) =>
+        ids.has(run.id) ? { ...run, inTranscript: true } : run,
+      ),
+    });
   }
 
   /** A direct bash call finished (`result`) or failed (`undefined`). */

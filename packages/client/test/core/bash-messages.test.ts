@@ -79,6 +79,7 @@ describe("direct bash in the transcript", () => {
     await client.bash("echo one");
     assert.deepEqual(client.session.getSnapshot().messages, transcript);
     assert.equal(client.session.getSnapshot().messages.at(-1)?.role, "bashExecution");
+    assert.equal(client.session.getSnapshot().bashRuns[0]?.inTranscript, true);
     // Later calls read only the entries since the cursor, never the whole transcript again.
     const before = pi.written.length;
     await client.bash("echo two");
@@ -98,12 +99,14 @@ describe("direct bash in the transcript", () => {
       false,
       "pi holds it until the run ends",
     );
+    assert.equal(client.session.getSnapshot().bashRuns[0]?.inTranscript, false);
     endRun(pi);
     await client.waitForSettled();
     await flush();
     await client.getState(); // the reconcile's round trip is done by now
     assert.deepEqual(client.session.getSnapshot().messages, transcript);
     assert.equal(client.session.getSnapshot().messages.at(-1)?.role, "bashExecution");
+    assert.equal(client.session.getSnapshot().bashRuns[0]?.inTranscript, true);
     await client.close();
   });
 

@@ -316,7 +316,7 @@ export class PiChat extends LitElement {
               .follow=${this.pinned}
             ></pi-message-list>
             ${this.#bashRuns
-              .visible(snapshot?.bashRuns ?? [], messages)
+              .visible(snapshot?.bashRuns ?? [])
               .map(
                 (run) => html`<pi-message .strings=${s} .message=${bashMessage(run)}></pi-message>`,
               )}
