@@ -29,7 +29,10 @@ import {
   tokensEqual,
 } from "./security/token.ts";
 import type { PiProcessSpec } from "./sessions/session.ts";
-import { SessionRegistry } from "./sessions/session-registry.ts";
+import { SessionHistory } from "./sessions/session-history.ts";
+import { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
+import { SessionStore } from "./sessions/store/session-store.ts";
+import { planStart } from "./sessions/store/start-plan.ts";
 import { relayEvents } from "./ws/relay.ts";
 import type { WebSocketRuntime } from "./ws/runtime.ts";
 
@@ -40,6 +43,11 @@ const REFUSAL_CLOSE_CODES: Partial<Record<number, BridgeCloseCode>> = {
   404: BridgeCloseCode.NoSuchSession,
   503: BridgeCloseCode.TryAgainLater,
 };
+
+/** How stale the history's index may get before reading it rescans the sessions directory. */
+const HISTORY_RESCAN_MS = 60_000;
+/** How long after a change the history's index file is saved. */
+const INDEX_SAVE_DELAY_MS = 1000;
 
 /** True for a WebSocket handshake that offers the `pi-kit.v1` subprotocol. */
 function offersPiKit(c: Context): boolean {
@@ -138,11 +146,13 @@ export interface BridgeOptions {
 export interface Bridge {
   /** The routes: `/api/sessions…`, `/sessions/:name/ws`, and `/healthz` and `/readyz` (no token). */
   readonly app: Hono;
-  /** The sessions, for inspection and direct control. */
+  /** The running sessions, for inspection and direct control. */
   readonly sessions: SessionRegistry;
+  /** Every session in the sessions directory, running or not: what the HTTP API serves. */
+  readonly history: SessionHistory;
   /** The limits in force, defaults filled in. */
   readonly limits: Readonly<Required<BridgeLimits>>;
-  /** Refuses new work, closes every socket (1001) and stops every pi gracefully, stdin first. */
+  /** Refuses new work, closes every socket (1001), stops every pi gracefully (stdin first) and saves the history's index. */
   close(): Promise<void>;
 }
 
@@ -171,7 +181,14 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   const policy = createCommandPolicy(options.policy);
   const originAllowed = createOriginCheck(options.origins ?? []);
   const autoCreate = options.autoCreate !== false;
-  const registry = new SessionRegistry({
+  const store = new SessionStore({
+    sessionsDir: options.sessionsDir,
+    isSessionName,
+    logger,
+    rescanMs: HISTORY_RESCAN_MS,
+    saveDelayMs: INDEX_SAVE_DELAY_MS,
+  });
+  const registry: SessionRegistry = new SessionRegistry({
     sessionsDir: options.sessionsDir,
     maxSessions: limits.maxSessions,
     graceMs: limits.graceMs,
@@ -187,7 +204,10 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     maxStdinBytes: limits.maxStdinBytes,
     stopTimeouts: options.stopTimeouts,
     logger,
+    planStart: (name) => planStart(store, name, logger),
+    onExit: (session) => history.exited(session),
   });
+  const history = new SessionHistory(registry, store, { cwd: options.pi.cwd, logger });
   let closing: Promise<void> | undefined;
 
   const reject = (
@@ -223,7 +243,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     "/api/*",
     cors({
       origin: (origin) => (originAllowed(origin) ? origin : null),
-      allowMethods: ["GET", "POST", "DELETE"],
+      allowMethods: ["GET", "POST", "PATCH", "DELETE"],
       allowHeaders: ["Authorization", "Content-Type"],
       maxAge: 600,
     }),
@@ -254,7 +274,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     if (closing !== undefined) return reject(c, 503, "The bridge is closing");
     await next();
   });
-  app.route("/api", sessionRoutes(registry));
+  app.route("/api", sessionRoutes(history));
 
   app.get("/sessions/:name/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
@@ -268,16 +288,19 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     }
     const name = c.req.param("name");
     let session = registry.get(name);
-    if (session === undefined) {
-      if (!autoCreate) return reject(c, 404, "No such session");
+    // A session whose pi is not running (never started here, stopped, exited or crashed) is
+    // resumed from its files; an unknown one is created unless `autoCreate` is off.
+    if (session?.alive !== true) {
       try {
-        session = (await registry.open(name)).session;
+        session = (await history.open(name, autoCreate)).session;
       } catch (error) {
         const status = error instanceof BridgeError ? error.status : 500;
+        const reason = error instanceof Error ? error.message : String(error);
+        if (status === 400 || status === 404 || status === 503) return reject(c, status, reason);
         safeLog(logger, {
           event: "connection_rejected",
           status,
-          reason: error instanceof Error ? error.message : String(error),
+          reason,
           session: logLabel(name, 64),
           origin: originLabel(c),
         });
@@ -298,9 +321,13 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   return {
     app,
     sessions: registry,
+    history,
     limits,
     close() {
-      closing ??= registry.closeAll().then(() => safeLog(logger, { event: "bridge_closed" }));
+      closing ??= registry
+        .closeAll()
+        .then(() => history.close())
+        .then(() => safeLog(logger, { event: "bridge_closed" }));
       return closing;
     },
   };

@@ -15,8 +15,13 @@ export {
   closeReason,
   MAX_CLOSE_REASON_BYTES,
 } from "./close-codes.ts";
-export { BridgeError, BridgeErrorCode } from "./errors.ts";
-export type { CreateSessionBody } from "./http/routes.ts";
+export { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "./errors.ts";
+export {
+  type CreateSessionBody,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type RenameSessionBody,
+} from "./http/routes.ts";
 export {
   type BridgeLogEvent,
   type BridgeLogEventName,
@@ -49,12 +54,20 @@ export {
   type ServedBridge,
 } from "./serve-options.ts";
 export type {
+  CloseReason,
   PiProcessSpec,
   Session,
   SessionConnection,
   SessionExit,
   SessionInfo,
   SessionState,
+  StartPlan,
 } from "./sessions/session.ts";
-export { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
+export {
+  MAX_TITLE_CHARS,
+  SessionHistory,
+  type SessionHistoryOptions,
+} from "./sessions/session-history.ts";
+export { type HeldSession, isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
+export { INTERRUPTED_NOTICE } from "./sessions/store/start-plan.ts";
 export type { WebSocketRuntime } from "./ws/runtime.ts";

@@ -41,7 +41,26 @@ export type BridgeLogEvent =
       readonly command: string;
       readonly reason: string;
     }
-  | { readonly event: "session_created"; readonly session: string; readonly pid: number | null }
+  | {
+      readonly event: "session_created";
+      readonly session: string;
+      readonly pid: number | null;
+      /** The session file pi continues, when it resumed one. */
+      readonly resumedFrom?: string;
+    }
+  | {
+      /** A session file's last line had no LF (a crash mid-write); the bridge ended it before pi appends. */
+      readonly event: "session_repaired";
+      readonly session: string;
+      readonly file: string;
+    }
+  | { readonly event: "session_deleted"; readonly session: string }
+  | {
+      /** Reading or saving the history failed; the history stays usable. */
+      readonly event: "history_error";
+      readonly operation: string;
+      readonly error: string;
+    }
   | { readonly event: "session_closed"; readonly session: string; readonly reason: string }
   | {
       readonly event: "session_reaped";
@@ -66,6 +85,8 @@ export type BridgeLogger = (entry: BridgeLogEvent) => void;
 const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
   "config_warning",
   "readiness_lost",
+  "session_repaired",
+  "history_error",
   "connection_rejected",
   "connection_stalled",
   "command_denied",

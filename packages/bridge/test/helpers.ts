@@ -3,6 +3,7 @@
  * scripted model server, and a WebSocket client that works on Node 20 (ws), Node 22, Deno and Bun.
  */
 import { connect as tcpConnect } from "node:net";
+import { createWebSocketTransport, PiClient, type WebSocketConstructor } from "@pi-kit/client";
 import { type PiCommand, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import type { BridgeLogEvent, ServeBridgeOptions, ServedBridge } from "../src/index.ts";
 
@@ -13,6 +14,12 @@ export const runtime: "node" | "deno" | "bun" =
     : (globalThis as { Deno?: unknown }).Deno !== undefined
       ? "deno"
       : "node";
+
+/**
+ * The pi lines a live test runs on: both on Node, 1.x only on Deno and Bun (the bridge's own code is
+ * the same there; the runtimes differ in how they run it, which 1.x shows as well).
+ */
+export const lineVersions: readonly ("1" | "0.73")[] = runtime === "node" ? ["1", "0.73"] : ["1"];
 
 /** A bridge under test, with its model server, pi command and log. */
 export interface TestBridge extends ServedBridge {
@@ -218,6 +225,21 @@ export function rawUpgrade(
     });
     socket.on("error", reject);
   });
+}
+
+/** A `PiClient` on session `name` of the bridge at `url`, through the client's WebSocket transport. */
+export async function connectClient(url: string, token: string, name: string): Promise<PiClient> {
+  // Node 20 has no global WebSocket: the ws package stands in.
+  const WebSocket =
+    (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ??
+    ((await import("ws")) as unknown as { WebSocket: WebSocketConstructor }).WebSocket;
+  const transport = createWebSocketTransport({
+    url: `${url.replace(/^http/, "ws")}/sessions/${name}/ws`,
+    token,
+    WebSocket,
+    reconnect: false,
+  });
+  return PiClient.connect(transport, { resync: true });
 }
 
 /** Authorization header for HTTP calls. */

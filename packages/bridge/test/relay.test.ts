@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { test } from "node:test";
-import { BridgeCloseCode, type SessionInfo } from "../src/index.ts";
+import type { SessionPage, SessionSummary } from "@pi-kit/client";
+import { BridgeCloseCode } from "../src/index.ts";
 import { auth, connect, type Rec, startBridge, until } from "./helpers.ts";
 
 test("relay: a prompt with a bash tool call runs end to end, one record per message", async () => {
@@ -69,7 +70,7 @@ test("relay: a reattach within the grace period re-sends the pending dialog; gra
   }
 });
 
-test("http: sessions are listed, created and closed", async () => {
+test("http: sessions are created, listed, stopped (files kept) and deleted", async () => {
   const bridge = await startBridge();
   try {
     const api = `${bridge.url}/api/sessions`;
@@ -80,52 +81,72 @@ test("http: sessions are listed, created and closed", async () => {
       body: JSON.stringify({ name: "one" }),
     });
     assert.equal(created.status, 201);
-    const body = (await created.json()) as { session: SessionInfo };
+    const body = (await created.json()) as { session: SessionSummary };
     assert.equal(body.session.name, "one");
-    assert.equal(body.session.state, "running");
+    assert.equal(body.session.state, "idle");
+    assert.equal(body.session.messageCount, 0);
     const again = await fetch(api, {
       method: "POST",
       headers: json,
       body: JSON.stringify({ name: "one" }),
     });
-    assert.equal(again.status, 200, "creating an existing session is idempotent");
+    assert.equal(again.status, 200, "creating an existing session opens it");
     await again.body?.cancel();
-    const bad = await fetch(api, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ name: "../x" }),
-    });
-    assert.equal(bad.status, 400);
-    await bad.body?.cancel();
+    for (const bad of ['{"name":"../x"}', '{"name":5}', "[1]", "{nope"]) {
+      const refused = await fetch(api, { method: "POST", headers: json, body: bad });
+      assert.equal(refused.status, 400, bad);
+      await refused.body?.cancel();
+    }
 
-    const list = (await (await fetch(api, { headers: auth(bridge) })).json()) as {
-      sessions: SessionInfo[];
-    };
+    const list = (await (await fetch(api, { headers: auth(bridge) })).json()) as SessionPage;
     assert.deepEqual(
       list.sessions.map((s) => s.name),
       ["one"],
     );
-    const [one] = list.sessions;
-    assert.ok(one && typeof one.lastActivity === "string" && one.attached === false);
+    assert.equal(list.nextCursor, null);
+    const pid = bridge.bridge.sessions.get("one")?.info().pid;
+    assert.equal(typeof pid, "number");
 
-    const closed = await fetch(`${api}/one`, { method: "DELETE", headers: auth(bridge) });
-    assert.equal(closed.status, 200);
-    const info = ((await closed.json()) as { session: SessionInfo }).session;
-    assert.equal(info.state, "exited");
-    assert.equal(info.exit?.exitCode, 0);
+    const stopped = await fetch(`${api}/one/stop`, { method: "POST", headers: auth(bridge) });
+    assert.equal(stopped.status, 200);
+    assert.equal(((await stopped.json()) as { session: SessionSummary }).session.state, "stopped");
+    const exit = await bridge.bridge.sessions.get("one")?.exited;
+    assert.equal(exit, undefined, "a stopped session is forgotten by the registry");
+    const kept = await fetch(`${api}/one`, { headers: auth(bridge) });
+    assert.equal(kept.status, 200, "a stopped session stays in the history");
+    assert.equal(((await kept.json()) as { session: SessionSummary }).session.state, "stopped");
+
+    const deleted = await fetch(`${api}/one`, { method: "DELETE", headers: auth(bridge) });
+    assert.equal(deleted.status, 204);
     const gone = await fetch(`${api}/one`, { headers: auth(bridge) });
     assert.equal(gone.status, 404);
     await gone.body?.cancel();
+    const twice = await fetch(`${api}/one`, { method: "DELETE", headers: auth(bridge) });
+    assert.equal(twice.status, 404);
+    await twice.body?.cancel();
+    for (const [method, path] of [
+      ["PATCH", "/bad.name"],
+      ["POST", "/nobody/stop"],
+    ] as const) {
+      const response = await fetch(`${api}${path}`, {
+        method,
+        headers: json,
+        body: method === "PATCH" ? '{"title":"x"}' : null,
+      });
+      assert.equal(response.status, method === "PATCH" ? 400 : 404, `${method} ${path}`);
+      await response.body?.cancel();
+    }
   } finally {
     await bridge.dispose();
   }
 });
 
-test("exit: killing pi closes the socket with 4000 and the exit code; POST restarts it", async () => {
+test("exit: killing pi closes the socket with 4000 and the exit code; the next socket resumes", async () => {
   const bridge = await startBridge();
   try {
     const client = await connect(bridge, "doomed");
-    await client.request({ type: "get_state" }, 20_000);
+    await client.request({ type: "prompt", message: "[[text still here]]" }, 30_000);
+    await client.waitFor((r) => r.type === "agent_settled", 30_000);
     const pid = bridge.bridge.sessions.get("doomed")?.info().pid;
     assert.equal(typeof pid, "number");
     process.kill(pid as number, "SIGKILL");
@@ -139,19 +160,20 @@ test("exit: killing pi closes the socket with 4000 and the exit code; POST resta
     assert.ok(exitLog && exitLog.event === "pi_exit" && exitLog.signal === "SIGKILL");
     assert.equal(bridge.bridge.sessions.get("doomed")?.info().state, "exited");
 
-    // A reattach learns the same; a POST brings pi back in the same session directory.
-    const late = await connect(bridge, "doomed");
-    assert.equal((await late.closed).code, BridgeCloseCode.PiExited);
+    // A reconnect starts pi again on the session's file: the conversation is there.
+    const back = await connect(bridge, "doomed");
+    const messages = await back.request({ type: "get_messages" }, 20_000);
+    assert.match(JSON.stringify(messages.data), /still here/);
+    assert.equal(bridge.bridge.sessions.get("doomed")?.info().state, "running");
+    assert.ok(bridge.bridge.sessions.get("doomed")?.info().resumedFrom?.endsWith(".jsonl"));
+    await back.close();
     const restarted = await fetch(`${bridge.url}/api/sessions`, {
       method: "POST",
       headers: { ...auth(bridge), "content-type": "application/json" },
       body: JSON.stringify({ name: "doomed" }),
     });
-    assert.equal(restarted.status, 201);
+    assert.equal(restarted.status, 200, "the session existed");
     await restarted.body?.cancel();
-    const back = await connect(bridge, "doomed");
-    assert.equal((await back.request({ type: "get_state" }, 20_000)).success, true);
-    await back.close();
   } finally {
     await bridge.dispose();
   }

@@ -49,6 +49,16 @@ export {
   type ExtensionWidget,
   type WidgetPlacement,
 } from "./extension-ui/ui-state.ts";
+export {
+  BridgeSessionHistory,
+  type BridgeSessionHistoryOptions,
+  type HistoryCallOptions,
+} from "./history/bridge-session-history.ts";
+export {
+  SessionHistoryError,
+  SessionHistoryErrorCode,
+  type SessionHistoryErrorOptions,
+} from "./history/history-error.ts";
 export type {
   SessionHistory,
   SessionListQuery,

@@ -1,11 +1,13 @@
 /**
- * The session API: `GET /api/sessions` lists, `POST /api/sessions` creates (or restarts an exited
- * one), `GET /api/sessions/:name` shows one, `DELETE /api/sessions/:name` stops one gracefully.
- * Authentication and the Origin check run before these, in the bridge.
+ * The session API, which is the history: `GET /api/sessions` lists every session in the sessions
+ * directory (running or not, paged), `POST /api/sessions` creates or opens one, `GET`, `PATCH`
+ * (rename) and `DELETE` act on one, and `POST /api/sessions/:name/stop` stops its pi. Bodies and
+ * answers are the `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check
+ * run before these, in the bridge.
  */
-import { Hono } from "hono";
-import { BridgeError } from "../errors.ts";
-import type { SessionRegistry } from "../sessions/session-registry.ts";
+import { type Context, Hono } from "hono";
+import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
+import type { SessionHistory } from "../sessions/session-history.ts";
 
 /** Request body of `POST /api/sessions`. */
 export interface CreateSessionBody {
@@ -13,58 +15,127 @@ export interface CreateSessionBody {
   readonly name?: string;
 }
 
+/** Request body of `PATCH /api/sessions/:name`. */
+export interface RenameSessionBody {
+  /** The new title: pi's session name. */
+  readonly title: string;
+}
+
+/** The page size when a request gives none. */
+export const DEFAULT_PAGE_SIZE = 50;
+/** The largest page the API serves; larger `limit`s are capped to it. */
+export const MAX_PAGE_SIZE = 200;
+
 /** The session API routes, to mount under `/api`. */
-export function sessionRoutes(registry: SessionRegistry): Hono {
+export function sessionRoutes(history: SessionHistory): Hono {
   const api = new Hono();
 
-  api.get("/sessions", (c) => c.json({ sessions: registry.list() }));
-
-  api.post("/sessions", async (c) => {
-    let body: unknown = {};
-    if ((c.req.header("content-length") ?? "0") !== "0" || c.req.header("transfer-encoding")) {
-      try {
-        body = await c.req.json();
-      } catch {
-        return c.json({ error: 'The body must be JSON: {"name"?: string}' }, 400);
-      }
-    }
-    const raw =
-      typeof body === "object" && body !== null ? (body as CreateSessionBody).name : undefined;
-    if (raw !== undefined && typeof raw !== "string") {
-      return c.json({ error: "`name` must be a string" }, 400);
-    }
-    const name = raw ?? randomName();
+  api.get("/sessions", async (c) => {
     try {
-      const { session, created } = await registry.open(name);
-      return c.json({ session: session.info() }, created ? 201 : 200);
+      const limit = pageSize(c.req.query("limit"));
+      const page = await history.list({
+        limit,
+        cursor: c.req.query("cursor") || undefined,
+        query: c.req.query("q") || undefined,
+      });
+      return c.json(page);
     } catch (error) {
       return failure(c, error);
     }
   });
 
-  api.get("/sessions/:name", (c) => {
-    const session = registry.get(c.req.param("name"));
-    if (session === undefined) return c.json({ error: "No such session" }, 404);
-    return c.json({ session: session.info() });
+  api.post("/sessions", async (c) => {
+    try {
+      const body = await jsonBody(c, 'The body must be JSON: {"name"?: string}');
+      const raw = body.name;
+      if (raw !== undefined && typeof raw !== "string") {
+        throw new BridgeError(BridgeErrorCode.InvalidRequest, "`name` must be a string");
+      }
+      const name = raw ?? randomName();
+      const { existed } = await history.open(name, true);
+      const session = await history.get(name);
+      return c.json({ session }, existed ? 200 : 201);
+    } catch (error) {
+      return failure(c, error);
+    }
+  });
+
+  api.get("/sessions/:name", async (c) => {
+    try {
+      const session = await history.get(c.req.param("name"));
+      if (session === undefined) return c.json({ error: "No such session" }, 404);
+      return c.json({ session });
+    } catch (error) {
+      return failure(c, error);
+    }
+  });
+
+  api.patch("/sessions/:name", async (c) => {
+    try {
+      const body = await jsonBody(c, 'The body must be JSON: {"title": string}');
+      if (typeof body.title !== "string") {
+        throw new BridgeError(BridgeErrorCode.InvalidRequest, "`title` must be a string");
+      }
+      return c.json({ session: await history.rename(c.req.param("name"), body.title) });
+    } catch (error) {
+      return failure(c, error);
+    }
   });
 
   api.delete("/sessions/:name", async (c) => {
-    const info = await registry.close(c.req.param("name"));
-    if (info === undefined) return c.json({ error: "No such session" }, 404);
-    return c.json({ session: info });
+    try {
+      await history.delete(c.req.param("name"));
+      return c.body(null, 204);
+    } catch (error) {
+      return failure(c, error);
+    }
+  });
+
+  api.post("/sessions/:name/stop", async (c) => {
+    try {
+      return c.json({ session: await history.stop(c.req.param("name")) });
+    } catch (error) {
+      return failure(c, error);
+    }
   });
 
   return api;
 }
 
-/** A JSON error response for a thrown error: a `BridgeError`'s own status, else 500. */
+/** A JSON error response for a thrown error: a `BridgeError`'s own status and code, else 500. */
 export function failure(
-  c: { json: (body: unknown, status: 400 | 404 | 500 | 503) => Response },
+  c: { json: (body: unknown, status: BridgeErrorStatus) => Response },
   error: unknown,
 ): Response {
   if (error instanceof BridgeError)
     return c.json({ error: error.message, code: error.code }, error.status);
   return c.json({ error: "Internal error" }, 500);
+}
+
+/** The `limit` query parameter: a whole number from 1, capped to {@link MAX_PAGE_SIZE}. */
+function pageSize(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return DEFAULT_PAGE_SIZE;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new BridgeError(BridgeErrorCode.InvalidRequest, "`limit` must be a whole number from 1");
+  }
+  return Math.min(Number(raw), MAX_PAGE_SIZE);
+}
+
+/** The request's JSON object body; `{}` when it has none. */
+async function jsonBody(c: Context, usage: string): Promise<Record<string, unknown>> {
+  if ((c.req.header("content-length") ?? "0") === "0" && !c.req.header("transfer-encoding")) {
+    return {};
+  }
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new BridgeError(BridgeErrorCode.InvalidRequest, usage);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new BridgeError(BridgeErrorCode.InvalidRequest, usage);
+  }
+  return body as Record<string, unknown>;
 }
 
 /** A short random session name, for `POST /api/sessions` without one. */

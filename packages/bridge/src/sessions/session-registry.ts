@@ -1,11 +1,20 @@
 /**
- * All sessions of a bridge by name: creation under the cap, lookup, closing, and the reaper that
- * stops sessions left without a client past the grace period (or idle past `idleMs`).
+ * The running sessions of a bridge by name: starting (or resuming) under the cap, lookup,
+ * stopping, and the reaper that stops sessions left without a client past the grace period (or
+ * idle past `idleMs`). Starting, stopping and {@link SessionRegistry.exclusive} tasks run one at a
+ * time per name.
  */
 import { join } from "node:path";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { safeLog } from "../logger.ts";
-import { Session, type SessionInfo, type SessionSettings } from "./session.ts";
+import { KeyedLock } from "./keyed-lock.ts";
+import {
+  type CloseReason,
+  Session,
+  type SessionInfo,
+  type SessionSettings,
+  type StartPlan,
+} from "./session.ts";
 
 /** A session name: it becomes a directory name, so no separators, dots first or `..`. */
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -13,6 +22,16 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** Whether `name` is a valid session name (1-64 of A-Z a-z 0-9 _ -, starting alphanumeric). */
 export function isSessionName(name: string): boolean {
   return NAME_PATTERN.test(name);
+}
+
+/** Throws a `BridgeError` (`invalid_session_name`) unless `name` is a valid session name. */
+export function assertSessionName(name: string): void {
+  if (!isSessionName(name)) {
+    throw new BridgeError(
+      BridgeErrorCode.InvalidSessionName,
+      "A session name is 1-64 characters of A-Z a-z 0-9 _ -, starting with a letter or digit",
+    );
+  }
 }
 
 /** Limits and timings of the registry. */
@@ -25,6 +44,18 @@ export interface RegistrySettings extends SessionSettings {
   readonly graceMs: number;
   /** How long an attached session may see no record either way; 0 disables. */
   readonly idleMs: number;
+  /** Plans how session `name`'s pi starts, e.g. on its latest session file. Default: fresh. */
+  readonly planStart?: (name: string) => Promise<StartPlan>;
+  /** Called once a session's pi has exited, whatever ended it. */
+  readonly onExit?: (session: Session) => void;
+}
+
+/** A session held by {@link SessionRegistry.exclusive}: nothing else starts or stops it meanwhile. */
+export interface HeldSession {
+  /** The session's pi (running or exited), if the bridge has one. */
+  readonly session: Session | undefined;
+  /** Stops its pi gracefully and forgets it; `undefined` when there was none. */
+  stop(reason: CloseReason): Promise<SessionInfo | undefined>;
 }
 
 /** The sessions of one bridge. */
@@ -35,6 +66,7 @@ export class SessionRegistry {
   readonly #starting = new Map<string, Promise<Session>>();
   /** Sessions the reaper is stopping, so later passes leave them alone. */
   readonly #reaping = new Set<Session>();
+  readonly #lock = new KeyedLock();
   readonly #reaper: ReturnType<typeof setInterval>;
   #closing = false;
 
@@ -51,6 +83,11 @@ export class SessionRegistry {
     return this.#sessions.get(name);
   }
 
+  /** Every session the registry holds (running, or exited and not reaped yet). */
+  all(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
   /** How many sessions exist (starting ones included). */
   get size(): number {
     return this.#sessions.size + this.#starting.size;
@@ -64,46 +101,61 @@ export class SessionRegistry {
   }
 
   /**
-   * Returns the running session `name`, starting it when missing (or restarting it when its pi
-   * has exited). `created` tells whether a pi was spawned. Throws a `BridgeError`:
-   * `invalid_session_name`, `too_many_sessions`, `spawn_failed` or `closing`.
+   * Returns the running session `name`, starting its pi when it has none (or its pi has exited):
+   * on the session's latest file when it has one (see `planStart`). `created` tells whether a pi
+   * was spawned. Throws a `BridgeError`: `invalid_session_name`, `too_many_sessions`,
+   * `session_unreadable`, `spawn_failed` or `closing`.
    */
-  async open(name: string): Promise<{ session: Session; created: boolean }> {
+  open(name: string): Promise<{ session: Session; created: boolean }> {
+    assertSessionName(name);
+    return this.#lock.run(name, () => this.#open(name));
+  }
+
+  /** Stops session `name` gracefully and forgets it (its files stay); `undefined` when there is none. */
+  close(name: string, reason: CloseReason = "closed"): Promise<SessionInfo | undefined> {
+    return this.#lock.run(name, () => this.#stop(name, reason));
+  }
+
+  /**
+   * Runs `task` while no other start, stop or exclusive task runs for session `name`: for work on
+   * the session's files that must not race its pi.
+   */
+  exclusive<T>(name: string, task: (held: HeldSession) => Promise<T>): Promise<T> {
+    return this.#lock.run(name, () =>
+      task({
+        session: this.#sessions.get(name),
+        stop: (reason) => this.#stop(name, reason),
+      }),
+    );
+  }
+
+  async #open(name: string): Promise<{ session: Session; created: boolean }> {
     if (this.#closing) throw new BridgeError(BridgeErrorCode.Closing, "The bridge is closing");
-    if (!isSessionName(name)) {
-      throw new BridgeError(
-        BridgeErrorCode.InvalidSessionName,
-        "A session name is 1-64 characters of A-Z a-z 0-9 _ -, starting with a letter or digit",
-      );
-    }
     const existing = this.#sessions.get(name);
     if (existing?.alive) return { session: existing, created: false };
-    const pending = this.#starting.get(name);
-    if (pending !== undefined) return { session: await pending, created: false };
-    // An exited session is replaced by a fresh pi in the same directory.
-    const replacing = existing !== undefined;
-    if (!replacing && this.size >= this.#settings.maxSessions) {
+    // An exited session is replaced by a new pi on the same session directory.
+    if (existing === undefined && this.size >= this.#settings.maxSessions) {
       throw new BridgeError(
         BridgeErrorCode.TooManySessions,
         `The bridge runs at most ${this.#settings.maxSessions} sessions; close one first`,
       );
     }
-    const starting = Session.start(name, join(this.#settings.sessionsDir, name), this.#settings);
+    const starting = (async () => {
+      const plan = (await this.#settings.planStart?.(name)) ?? { args: [] };
+      return Session.start(name, join(this.#settings.sessionsDir, name), this.#settings, plan);
+    })();
     this.#starting.set(name, starting);
     try {
       const session = await starting;
       this.#sessions.set(name, session);
+      void session.exited.then(() => this.#settings.onExit?.(session));
       return { session, created: true };
     } finally {
       this.#starting.delete(name);
     }
   }
 
-  /** Stops session `name` gracefully and forgets it; `undefined` when there is none. */
-  async close(
-    name: string,
-    reason: "closed" | "idle" | "grace" = "closed",
-  ): Promise<SessionInfo | undefined> {
+  async #stop(name: string, reason: CloseReason): Promise<SessionInfo | undefined> {
     const session = this.#sessions.get(name);
     if (session === undefined) return undefined;
     await session.close(reason);
@@ -115,19 +167,34 @@ export class SessionRegistry {
   reap(now: number = performance.now(), wallNow: number = Date.now()): void {
     for (const session of this.#sessions.values()) {
       if (this.#reaping.has(session)) continue;
-      let reason: "grace" | "idle" | undefined;
-      if (!session.attached && session.detachedFor(now) > this.#settings.graceMs) reason = "grace";
-      else if (this.#settings.idleMs > 0 && session.idleFor(wallNow) > this.#settings.idleMs)
-        reason = "idle";
+      const reason = this.#reapReason(session, now, wallNow);
       if (reason === undefined) continue;
-      safeLog(this.#settings.logger, { event: "session_reaped", session: session.name, reason });
       this.#reaping.add(session);
-      this.close(session.name, reason)
+      this.#lock
+        .run(session.name, async () => {
+          // Decided again in turn: a client may have come back, or the name may have a new pi.
+          if (this.#sessions.get(session.name) !== session) return;
+          const still = this.#reapReason(session, performance.now(), Date.now());
+          if (still === undefined) return;
+          safeLog(this.#settings.logger, {
+            event: "session_reaped",
+            session: session.name,
+            reason: still,
+          });
+          await this.#stop(session.name, still);
+        })
         .catch(() => {
           // close() only awaits the stop sequence, which ends with SIGKILL; nothing left to do.
         })
         .finally(() => this.#reaping.delete(session));
     }
+  }
+
+  #reapReason(session: Session, now: number, wallNow: number): "grace" | "idle" | undefined {
+    if (!session.attached && session.detachedFor(now) > this.#settings.graceMs) return "grace";
+    if (this.#settings.idleMs > 0 && session.idleFor(wallNow) > this.#settings.idleMs)
+      return "idle";
+    return undefined;
   }
 
   /** Stops every session gracefully (stdin first, in parallel) and the reaper. */

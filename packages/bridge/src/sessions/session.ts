@@ -1,9 +1,10 @@
 /**
  * One session: one pi process (through the client's child-process transport, with paced
  * reading), its own session directory, at most one attached connection, and the dialogs pi is
- * waiting on.
+ * waiting on. The bridge can also ask pi itself ({@link Session.request}); those answers never
+ * reach clients.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, utimes } from "node:fs/promises";
 import type { TransportFrame, TransportFrames } from "@pi-kit/client";
 import type {
   ChildProcessOptions,
@@ -15,9 +16,16 @@ import { BridgeCloseCode, closeReason } from "../close-codes.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
 import { PendingDialogs } from "./pending-dialogs.ts";
+import { withoutModelChoice } from "./pi-args.ts";
+import type { LiveState } from "./store/stored-session.ts";
 
 /** Frames the transport may hold unread before the bridge stops reading pi's stdout. */
 const TRANSPORT_HIGH_WATER_MARK = 16;
+/** How long the bridge waits for pi to answer one of its own commands. */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** Responses to these commands mean pi now writes another session file. */
+const SESSION_SWITCH =
+  /^\{"id":[^\n]{0,200}?"type":"response","command":"(?:new_session|switch_session|fork|clone)","success":true/;
 
 /** The pi command every session runs, fixed by the server: clients never choose it. */
 export interface PiProcessSpec {
@@ -30,6 +38,21 @@ export interface PiProcessSpec {
   /** Extra environment; `undefined` removes a variable. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** How a session's pi starts: the arguments that pick its session file, and a notice for its first client. */
+export interface StartPlan {
+  /** Arguments after the session directory's, e.g. `["--session", file]`. */
+  readonly args: readonly string[];
+  /** The file pi continues, when it resumes one. */
+  readonly resumedFrom?: string;
+  /** The file has messages: pi restores its model and thinking level, so the command's choice is left out. */
+  readonly restoresModel?: boolean;
+  /** Shown to the first client that attaches (as a pi `notify`), e.g. that a run was cut off. */
+  readonly notice?: string;
+}
+
+/** Why the bridge stops a session's pi. */
+export type CloseReason = "closed" | "idle" | "grace" | "shutdown" | "deleted";
 
 /** Where a session's pi is in its life. */
 export type SessionState = "starting" | "running" | "stopping" | "exited";
@@ -72,6 +95,8 @@ export interface SessionInfo {
   readonly pauses: number;
   /** How pi ended, once it has. */
   readonly exit: SessionExit | null;
+  /** The session file pi continued when it started, if it resumed one. */
+  readonly resumedFrom: string | null;
 }
 
 /** What a session needs from the socket attached to it. */
@@ -115,7 +140,16 @@ export class Session {
   readonly #transport: ChildProcessTransport;
   readonly #writer: WritableStreamDefaultWriter<string>;
   readonly #dialogs: PendingDialogs;
+  readonly #plan: StartPlan;
+  /** The bridge's own commands waiting for pi's answer, by id. */
+  readonly #requests = new Map<string, (response: Record<string, unknown>) => void>();
+  /** Unguessable: a client's record cannot pass for an answer to the bridge. */
+  readonly #requestPrefix = `pi-kit-bridge-${crypto.randomUUID()}-`;
+  #requestCount = 0;
   readonly #createdAt = Date.now();
+  #notice: string | undefined;
+  /** The session name pi announced (`null`: cleared); `undefined` until it announces one. */
+  #piName: string | null | undefined;
   #state: SessionState = "running";
   #streaming = false;
   #connection: SessionConnection | undefined;
@@ -132,10 +166,13 @@ export class Session {
     dir: string,
     transport: ChildProcessTransport,
     settings: SessionSettings,
+    plan: StartPlan,
   ) {
     this.name = name;
     this.dir = dir;
     this.#settings = settings;
+    this.#plan = plan;
+    this.#notice = plan.notice;
     this.#transport = transport;
     this.#writer = transport.writable.getWriter();
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
@@ -147,15 +184,29 @@ export class Session {
     });
   }
 
-  /** Creates the session directory and spawns pi in it. */
-  static async start(name: string, dir: string, settings: SessionSettings): Promise<Session> {
+  /**
+   * Creates the session directory (0700, as are the directories above it that it creates) and
+   * spawns pi in it, continuing a session file when `plan` says so.
+   */
+  static async start(
+    name: string,
+    dir: string,
+    settings: SessionSettings,
+    plan: StartPlan = { args: [] },
+  ): Promise<Session> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     let transport: ChildProcessTransport;
     try {
       transport = await settings.spawn(
         {
           command: settings.pi.command,
-          args: [...(settings.pi.args ?? []), ...settings.sessionArgs(dir)],
+          args: [
+            ...(plan.restoresModel
+              ? withoutModelChoice(settings.pi.args ?? [])
+              : (settings.pi.args ?? [])),
+            ...settings.sessionArgs(dir),
+            ...plan.args,
+          ],
           ...(settings.pi.cwd === undefined ? {} : { cwd: settings.pi.cwd }),
           ...(settings.pi.env === undefined ? {} : { env: settings.pi.env }),
           highWaterMark: TRANSPORT_HIGH_WATER_MARK,
@@ -168,11 +219,12 @@ export class Session {
         cause,
       });
     }
-    const session = new Session(name, dir, transport, settings);
+    const session = new Session(name, dir, transport, settings, plan);
     safeLog(settings.logger, {
       event: "session_created",
       session: name,
       pid: transport.pid ?? null,
+      ...(plan.resumedFrom === undefined ? {} : { resumedFrom: plan.resumedFrom }),
     });
     return session;
   }
@@ -185,6 +237,16 @@ export class Session {
   /** Whether a client is attached. */
   get attached(): boolean {
     return this.#connection !== undefined;
+  }
+
+  /** What the history shows of this session while pi runs; `undefined` once pi has exited. */
+  live(): LiveState | undefined {
+    if (this.#exit !== null) return undefined;
+    return {
+      state: this.#streaming ? "running" : "idle",
+      lastActivityMs: this.#lastActivity,
+      ...(this.#piName === undefined ? {} : { name: this.#piName }),
+    };
   }
 
   /** Milliseconds (performance clock) since the last client left, or since creation. */
@@ -209,6 +271,18 @@ export class Session {
     const previous = this.#connection;
     this.#connection = connection;
     previous?.close(BridgeCloseCode.Replaced, closeReason({ reason: "replaced" }));
+    if (this.#notice !== undefined) {
+      connection.send(
+        JSON.stringify({
+          type: "extension_ui_request",
+          id: `${this.#requestPrefix}notice`,
+          method: "notify",
+          message: this.#notice,
+          notifyType: "warning",
+        }),
+      );
+      this.#notice = undefined;
+    }
     for (const line of this.#dialogs.replay()) connection.send(line);
   }
 
@@ -242,8 +316,48 @@ export class Session {
     return true;
   }
 
+  /**
+   * Sends the bridge's own command to pi and resolves with pi's response, which no client sees.
+   * Rejects when pi exits or does not answer in time.
+   */
+  request(command: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.#exit !== null || this.#stopping) {
+      return Promise.reject(new BridgeError(BridgeErrorCode.SessionStopped, "pi is not running"));
+    }
+    const id = `${this.#requestPrefix}${++this.#requestCount}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#requests.delete(id);
+        reject(new BridgeError(BridgeErrorCode.PiTimeout, `pi did not answer ${command.type}`));
+      }, REQUEST_TIMEOUT_MS);
+      this.#requests.set(id, (response) => {
+        clearTimeout(timer);
+        this.#requests.delete(id);
+        resolve(response);
+      });
+      this.#writer.write(`${JSON.stringify({ ...command, id })}\n`).catch(() => {
+        // pi is gone: #onExit rejects every waiting request.
+      });
+    });
+  }
+
+  /** Names the session through pi (`set_session_name`): pi saves the name and tells the client. */
+  async setName(name: string): Promise<void> {
+    const response = await this.request({ type: "set_session_name", name });
+    if (response.success !== true) {
+      const reason = typeof response.error === "string" ? response.error : "pi refused the name";
+      throw new BridgeError(BridgeErrorCode.PiError, reason);
+    }
+    this.#piName = name;
+  }
+
+  /** The session name pi announced since it started (`null`: cleared); `undefined` if none. */
+  get announcedName(): string | null | undefined {
+    return this.#piName;
+  }
+
   /** Stops pi gracefully (stdin first) after closing the attached socket; resolves with the exit. */
-  async close(reason: "closed" | "idle" | "grace" | "shutdown"): Promise<SessionExit> {
+  async close(reason: CloseReason): Promise<SessionExit> {
     if (!this.#stopping && this.#exit === null) {
       this.#stopping = true;
       this.#state = "stopping";
@@ -281,6 +395,7 @@ export class Session {
       peakBufferedAmount: Math.max(this.#peakBuffered, buffered),
       pauses: this.#pauses,
       exit: this.#exit,
+      resumedFrom: this.#plan.resumedFrom ?? null,
     };
   }
 
@@ -316,6 +431,10 @@ export class Session {
       });
       return undefined;
     }
+    if (this.#requests.size > 0 && frame.startsWith(`{"id":"${this.#requestPrefix}`)) {
+      this.#answer(frame);
+      return undefined;
+    }
     this.#lastActivity = Date.now();
     this.#observe(frame);
     const connection = this.#connection;
@@ -328,6 +447,17 @@ export class Session {
     return connection.drained();
   }
 
+  /** Hands pi's answer to one of the bridge's commands to whoever waits for it. */
+  #answer(line: string): void {
+    let response: Record<string, unknown>;
+    try {
+      response = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (typeof response.id === "string") this.#requests.get(response.id)?.(response);
+  }
+
   /** Tracks what the API reports and the dialogs to re-send, from pi's own records. */
   #observe(line: string): void {
     // Cheap prefix tests first: only the rare interesting records are parsed.
@@ -335,6 +465,19 @@ export class Session {
       if (line.startsWith('{"type":"agent_start"')) this.#streaming = true;
       else if (line.startsWith('{"type":"agent_settled"') || line.startsWith('{"type":"agent_end"'))
         this.#streaming = false;
+      return;
+    }
+    if (line.startsWith('{"type":"session_info_changed"')) {
+      try {
+        const name = (JSON.parse(line) as { name?: unknown }).name;
+        this.#piName = typeof name === "string" && name.trim() !== "" ? name.trim() : null;
+      } catch {
+        // Not JSON: the client's framer reports it.
+      }
+      return;
+    }
+    if (SESSION_SWITCH.test(line)) {
+      void this.#followSessionFile();
       return;
     }
     if (!line.includes('"extension_ui_request"')) return;
@@ -351,10 +494,31 @@ export class Session {
     }
   }
 
+  /**
+   * pi moved to another session file (new, switched to, forked or cloned): marks that file as the
+   * one written last, which is the file a later resume continues. Best effort: pi may not have
+   * written the file yet (a new session is saved with its first message), and then it is not.
+   */
+  async #followSessionFile(): Promise<void> {
+    try {
+      const state = await this.request({ type: "get_state" });
+      const file = (state.data as { sessionFile?: unknown } | undefined)?.sessionFile;
+      if (typeof file !== "string") return;
+      const now = new Date();
+      await utimes(file, now, now);
+    } catch {
+      // pi exited, did not answer, or has not written the file: the newest file stays the latest.
+    }
+  }
+
   #onExit(exitCode: number | null, signal: string | null, stderrTail: string): SessionExit {
     this.#state = "exited";
     this.#streaming = false;
     this.#dialogs.clear();
+    for (const answer of this.#requests.values()) {
+      answer({ type: "response", success: false, error: "pi exited" });
+    }
+    this.#requests.clear();
     const exit: SessionExit = { exitCode, signal, stderrTail, stoppedByBridge: this.#stopping };
     this.#exit = exit;
     safeLog(this.#settings.logger, {

@@ -25,6 +25,11 @@ export interface SessionSummary {
   readonly sizeBytes: number;
   /** Set when its files could not be read in full: why, in words for people. */
   readonly damaged?: string;
+  /**
+   * Set when the last run was cut off (pi stopped or crashed mid-run): the transcript is what pi
+   * saved and ends without pi's answer. Cleared by the next message.
+   */
+  readonly interrupted?: boolean;
 }
 
 /** One page of the history. */

@@ -1,0 +1,191 @@
+/**
+ * The history of a bridge: every session in its sessions directory, running or not, with the
+ * operations of the HTTP API. It joins the store (what is on disk) and the registry (which pi
+ * runs), and keeps work on one session's files from racing that session's pi.
+ */
+import { resolve } from "node:path";
+import type { SessionPage, SessionSummary } from "@pi-kit/client";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import type { Session } from "./session.ts";
+import { assertSessionName, isSessionName, type SessionRegistry } from "./session-registry.ts";
+import { nameStoredSession } from "./store/name-stored-session.ts";
+import { describeError } from "./store/session-directory.ts";
+import type { PageQuery } from "./store/session-index.ts";
+import { sessionName } from "./store/session-name-writer.ts";
+import type { SessionStore } from "./store/session-store.ts";
+import { resumableFile } from "./store/stored-session.ts";
+
+/** The longest session title the API accepts. */
+export const MAX_TITLE_CHARS = 500;
+
+/** Options of a {@link SessionHistory}. */
+export interface SessionHistoryOptions {
+  /** The working directory pi runs in (default: the bridge's), recorded in files the bridge writes. */
+  readonly cwd: string | undefined;
+  readonly logger: BridgeLogger;
+}
+
+/** Every session of a bridge, running or not. */
+export class SessionHistory {
+  readonly #registry: SessionRegistry;
+  readonly #store: SessionStore;
+  readonly #logger: BridgeLogger;
+  readonly #cwd: string;
+  /** The live activity each running session's record was last read at. */
+  readonly #readAt = new Map<string, number>();
+  /** Work started when a pi exits, awaited on close. */
+  readonly #exits = new Set<Promise<void>>();
+
+  constructor(registry: SessionRegistry, store: SessionStore, options: SessionHistoryOptions) {
+    this.#registry = registry;
+    this.#store = store;
+    this.#logger = options.logger;
+    this.#cwd = resolve(options.cwd ?? ".");
+  }
+
+  /** One page of the history, newest activity first. */
+  async list(query: PageQuery): Promise<SessionPage> {
+    await this.#store.ready;
+    const names = new Set(this.#store.liveNames());
+    for (const session of this.#registry.all()) names.add(session.name);
+    await Promise.all([...names].map((name) => this.#sync(name)));
+    this.#store.maybeRescan();
+    try {
+      return this.#store.page(query);
+    } catch (error) {
+      throw new BridgeError(BridgeErrorCode.InvalidCursor, (error as Error).message);
+    }
+  }
+
+  /** The summary of session `name`, or `undefined` when there is no such session. */
+  async get(name: string): Promise<SessionSummary | undefined> {
+    if (!isSessionName(name)) return undefined;
+    await this.#store.ready;
+    await this.#sync(name, true);
+    return this.#store.summary(name);
+  }
+
+  /**
+   * Opens session `name`: its running pi, or a pi started on its latest session file. A session
+   * that is not on disk is created when `create` is set, else it is an `unknown_session` error.
+   * `existed` tells whether the session was there before.
+   */
+  async open(name: string, create: boolean): Promise<{ session: Session; existed: boolean }> {
+    assertSessionName(name);
+    await this.#store.ready;
+    const running = this.#registry.get(name);
+    if (running?.alive) return { session: running, existed: true };
+    const existed = running !== undefined || (await this.#store.refresh(name)) !== undefined;
+    if (!existed && !create) {
+      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+    }
+    const { session } = await this.#registry.open(name);
+    await this.#sync(name, true);
+    return { session, existed };
+  }
+
+  /**
+   * Sets session `name`'s title (pi's session name): through its pi when it runs, else in its
+   * session file, in pi's format. Resolves the new summary.
+   */
+  async rename(name: string, title: string): Promise<SessionSummary> {
+    assertSessionName(name);
+    const clean = sessionName(title);
+    if (clean === "" || clean.length > MAX_TITLE_CHARS) {
+      throw new BridgeError(
+        BridgeErrorCode.InvalidRequest,
+        `A title is 1-${MAX_TITLE_CHARS} characters, not only spaces`,
+      );
+    }
+    await this.#store.ready;
+    await this.#registry.exclusive(name, async ({ session }) => {
+      if (session?.alive) await session.setName(clean);
+      else await nameStoredSession(this.#store, name, clean, this.#cwd);
+    });
+    return this.#summaryOf(name);
+  }
+
+  /** Stops session `name`'s pi and keeps its files. Resolves the summary. */
+  async stop(name: string): Promise<SessionSummary> {
+    assertSessionName(name);
+    await this.#store.ready;
+    await this.#registry.exclusive(name, (held) => held.stop("closed"));
+    return this.#summaryOf(name);
+  }
+
+  /** Stops session `name`'s pi and removes its directory: the one operation that deletes user data. */
+  async delete(name: string): Promise<void> {
+    assertSessionName(name);
+    await this.#store.ready;
+    await this.#registry.exclusive(name, async (held) => {
+      const stopped = await held.stop("deleted");
+      const record = await this.#store.refresh(name);
+      if (stopped === undefined && record === undefined) {
+        throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+      }
+      await this.#store.remove(name);
+      this.#readAt.delete(name);
+      safeLog(this.#logger, { event: "session_deleted", session: name });
+    });
+  }
+
+  /**
+   * Brings the history up to date after session `name`'s pi exited: its files as pi left them,
+   * and a name pi announced but never saved (pi saves a new session with its first message).
+   */
+  exited(session: Session): void {
+    const work = this.#registry
+      .exclusive(session.name, async (held) => {
+        if (held.session?.alive) return;
+        const record = await this.#store.refresh(session.name);
+        const announced = session.announcedName;
+        if (record !== undefined && record.error === undefined && typeof announced === "string") {
+          if (resumableFile(record)?.digest?.name !== announced) {
+            await nameStoredSession(this.#store, session.name, announced, this.#cwd);
+          }
+        }
+        this.#store.setLive(session.name, undefined);
+        this.#readAt.delete(session.name);
+      })
+      .catch((error) => {
+        safeLog(this.#logger, {
+          event: "history_error",
+          operation: `exit of ${session.name}`,
+          error: describeError(error),
+        });
+      });
+    this.#exits.add(work);
+    void work.finally(() => this.#exits.delete(work));
+  }
+
+  /** Waits for the work started by exits, then saves the index. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#exits]);
+    await this.#store.close();
+  }
+
+  async #summaryOf(name: string): Promise<SessionSummary> {
+    await this.#sync(name, true);
+    const summary = this.#store.summary(name);
+    if (summary === undefined) {
+      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+    }
+    return summary;
+  }
+
+  /**
+   * Updates session `name` in the index: its live state, and its files when its pi was active
+   * since they were last read (or `force`).
+   */
+  async #sync(name: string, force = false): Promise<void> {
+    const live = this.#registry.get(name)?.live();
+    const activity = live?.lastActivityMs;
+    if (force || this.#store.record(name) === undefined || activity !== this.#readAt.get(name)) {
+      await this.#store.refresh(name);
+      if (activity === undefined) this.#readAt.delete(name);
+      else this.#readAt.set(name, activity);
+    }
+    this.#store.setLive(name, live);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * How a session's pi starts: on the session file written last (pi's `--session <file>`), so pi
+ * restores the conversation, the entry tree, the name, model and thinking level it saved; or,
+ * when that file's working directory no longer exists (pi refuses to open it then), on a fork of
+ * it into pi's own working directory (`--fork <file>`: a new file with the whole history, the old
+ * one kept). A session without a readable pi file starts fresh.
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { BridgeError, BridgeErrorCode } from "../../errors.ts";
+import { type BridgeLogger, safeLog } from "../../logger.ts";
+import type { StartPlan } from "../session.ts";
+import { endLastLine } from "./session-name-writer.ts";
+import type { SessionStore } from "./session-store.ts";
+import { resumableFile } from "./stored-session.ts";
+
+/** The notice a client sees when it opens a session whose last run was cut off. */
+export const INTERRUPTED_NOTICE =
+  "The last run was interrupted: pi stopped before it finished. The conversation is as pi saved it.";
+
+/**
+ * Plans the start of session `name`'s pi. A last line without its LF (a crash mid-write) is ended
+ * first, so pi's next entry is not glued to it. Throws a `BridgeError` (`session_unreadable`)
+ * when the session directory cannot be read.
+ */
+export function planStart(
+  store: SessionStore,
+  name: string,
+  logger: BridgeLogger,
+): Promise<StartPlan> {
+  return store.withDirectory(name, async () => {
+    const record = await store.refreshHeld(name);
+    if (record?.error !== undefined) {
+      throw new BridgeError(
+        BridgeErrorCode.SessionUnreadable,
+        `Cannot read the directory of session ${name}: ${record.error}`,
+      );
+    }
+    const file = record === undefined ? undefined : resumableFile(record);
+    if (file?.digest == null) return { args: [] };
+    const path = join(store.dir(name), file.file);
+    if (await endLastLine(path, file.digest, file.size)) {
+      safeLog(logger, { event: "session_repaired", session: name, file: file.file });
+    }
+    const cwd = file.digest.header?.cwd;
+    const args =
+      cwd === undefined || (await isDirectory(cwd)) ? ["--session", path] : ["--fork", path];
+    return {
+      args,
+      resumedFrom: path,
+      restoresModel: file.digest.messageCount > 0,
+      ...(file.digest.openRun ? { notice: INTERRUPTED_NOTICE } : {}),
+    };
+  });
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
