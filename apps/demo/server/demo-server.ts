@@ -23,7 +23,13 @@ export interface DemoServerOptions {
   readonly staticRoot?: string;
   /** Extra browser origins allowed to connect (the Vite dev server's). */
   readonly origins?: readonly string[];
-  /** Where sessions are stored; a fresh temp dir by default. */
+  /**
+   * Where sessions outlive restarts: `sessions/` in it, and the scripted pi's `workspace/` (pi
+   * resumes a session in the directory it was created in). See `demoStateDir()`. Default: a fresh
+   * temp dir, so tests never share one.
+   */
+  readonly stateDir?: string;
+  /** Where sessions are stored, overriding `<stateDir>/sessions`. */
   readonly sessionsDir?: string;
   /** Environment deciding the model (see `pi-config.ts`). */
   readonly env?: Record<string, string | undefined>;
@@ -58,7 +64,8 @@ export const bundleDir = fileURLToPath(
  * error when the port is taken, having stopped what it started.
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const pi = await demoPi(options.env);
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pi-kit-demo-"));
+  const pi = await demoPi(options.env, join(stateDir, "workspace"));
   const token = options.token ?? generateToken();
   const sockets = nodeWebSocket();
   // Listen first: the page's own origin (with the port picked) must be in the bridge's allowlist.
@@ -82,7 +89,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       pi: pi.spec,
       token,
       origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
-      sessionsDir: options.sessionsDir ?? mkdtempSync(join(tmpdir(), "pi-kit-demo-")),
+      sessionsDir: options.sessionsDir ?? join(stateDir, "sessions"),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     },
     sockets.runtime,

@@ -4,6 +4,7 @@
  * `PI_KIT_DEMO_PROVIDER` and `PI_KIT_DEMO_MODEL` set, the same pi uses that provider with the
  * user's own pi configuration and API-key variables (for example `ANTHROPIC_API_KEY`).
  */
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PiProcessSpec } from "@pi-kit/bridge";
 import {
@@ -30,9 +31,13 @@ export interface DemoPi {
   close(): Promise<void>;
 }
 
-/** Builds the demo's pi configuration from the environment. */
+/**
+ * Builds the demo's pi configuration from the environment. The scripted pi works in `workspace`
+ * (created if missing), a temp directory when omitted.
+ */
 export async function demoPi(
   env: Record<string, string | undefined> = process.env,
+  workspace?: string,
 ): Promise<DemoPi> {
   const provider = env.PI_KIT_DEMO_PROVIDER;
   const model = env.PI_KIT_DEMO_MODEL;
@@ -59,7 +64,13 @@ export async function demoPi(
     };
   }
   const server: ModelServer = await startModelServer();
-  const command = piCommand({ version: "1", baseUrl: server.baseUrl, extensions: [demoExtension] });
+  if (workspace !== undefined) mkdirSync(workspace, { recursive: true, mode: 0o700 });
+  const command = piCommand({
+    version: "1",
+    baseUrl: server.baseUrl,
+    extensions: [demoExtension],
+    ...(workspace === undefined ? {} : { cwd: workspace }),
+  });
   return {
     // The bridge gives each session its own --session-dir (the demo chooses where).
     spec: sessionHostOptions(command).pi,

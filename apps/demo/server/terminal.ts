@@ -23,16 +23,18 @@ export interface TerminalDemo {
   readonly log: TerminalLog;
 }
 
-/** Starts the demo server for a terminal: quiet unless `--verbose`, with the kept token. */
+/** Starts the demo server for a terminal: quiet unless `--verbose`, with the kept token and sessions. */
 export async function startForTerminal(
   options: Omit<DemoServerOptions, "token" | "logger"> & { readonly port: number },
 ): Promise<TerminalDemo> {
   const { values } = parseArgs({ options: { verbose: { type: "boolean", default: false } } });
   const log = terminalLog(values.verbose);
+  const stateDir = demoStateDir();
   try {
     const demo = await startDemoServer({
       ...options,
-      token: persistentToken(demoStateDir()),
+      stateDir,
+      token: persistentToken(stateDir),
       logger: log.logger,
     });
     return { demo, log };

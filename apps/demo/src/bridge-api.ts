@@ -38,9 +38,9 @@ export class BridgeApi {
     await this.#call("POST", "/api/sessions", { name });
   }
 
-  /** Closes a session and stops its pi. */
+  /** Stops a session's pi; its conversation stays on disk and resumes when opened. */
   async close(name: string): Promise<void> {
-    await this.#call("DELETE", `/api/sessions/${encodeURIComponent(name)}`);
+    await this.#call("POST", `/api/sessions/${encodeURIComponent(name)}/stop`);
   }
 
   async #call(method: string, path: string, body?: unknown): Promise<unknown> {

@@ -207,7 +207,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     planStart: (name) => planStart(store, name, logger),
     onExit: (session) => history.exited(session),
   });
-  const history = new SessionHistory(registry, store, { cwd: options.pi.cwd, logger });
+  const history = new SessionHistory(registry, store, { logger });
   let closing: Promise<void> | undefined;
 
   const reject = (

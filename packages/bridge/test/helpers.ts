@@ -35,10 +35,14 @@ export interface TestBridge extends ServedBridge {
 
 /** Starts a bridge on this runtime's adapter. */
 export async function startBridge(
-  options: Partial<ServeBridgeOptions> & { uiProbe?: boolean } = {},
+  options: Partial<ServeBridgeOptions> & { uiProbe?: boolean; version?: "1" | "0.73" } = {},
 ): Promise<TestBridge> {
   const model = await startModelServer();
-  const pi = piCommand({ version: "1", baseUrl: model.baseUrl, uiProbe: options.uiProbe ?? false });
+  const pi = piCommand({
+    version: options.version ?? "1",
+    baseUrl: model.baseUrl,
+    uiProbe: options.uiProbe ?? false,
+  });
   const log: BridgeLogEvent[] = [];
   const adapter =
     runtime === "bun"
@@ -46,7 +50,7 @@ export async function startBridge(
       : runtime === "deno"
         ? await import("../src/adapters/deno.ts")
         : await import("../src/adapters/node.ts");
-  const { uiProbe: _, ...rest } = options;
+  const { uiProbe: _, version: __, ...rest } = options;
   const host = sessionHostOptions(pi);
   const served = await adapter.serveBridge({
     ...host,

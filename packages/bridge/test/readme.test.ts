@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -35,6 +35,21 @@ if (runtime === "node") {
   });
 
   test("README example mount.ts: the bridge mounted in a Hono app answers its API", () => {
-    assert.match(run("mount.ts"), /^GET \/pi\/api\/sessions: 200 \{ sessions: \[\] \}$/m);
+    assert.match(
+      run("mount.ts"),
+      /^GET \/pi\/api\/sessions: 200 \{ sessions: \[\], nextCursor: null \}$/m,
+    );
+  });
+
+  test("README example history.ts: stop, rename, list, resume and delete a session", () => {
+    const out = run("history.ts");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const printed =
+      'parser-fix: "Parser speed", 3 messages, stopped\nresumed with 3 messages\nafter delete: 0 sessions\n';
+    assert.equal(out, printed);
+    assert.ok(
+      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
+      "the README shows what it prints",
+    );
   });
 }

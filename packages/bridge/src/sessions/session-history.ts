@@ -3,7 +3,6 @@
  * operations of the HTTP API. It joins the store (what is on disk) and the registry (which pi
  * runs), and keeps work on one session's files from racing that session's pi.
  */
-import { resolve } from "node:path";
 import type { SessionPage, SessionSummary } from "@pi-kit/client";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
@@ -21,8 +20,6 @@ export const MAX_TITLE_CHARS = 500;
 
 /** Options of a {@link SessionHistory}. */
 export interface SessionHistoryOptions {
-  /** The working directory pi runs in (default: the bridge's), recorded in files the bridge writes. */
-  readonly cwd: string | undefined;
   readonly logger: BridgeLogger;
 }
 
@@ -31,7 +28,6 @@ export class SessionHistory {
   readonly #registry: SessionRegistry;
   readonly #store: SessionStore;
   readonly #logger: BridgeLogger;
-  readonly #cwd: string;
   /** The live activity each running session's record was last read at. */
   readonly #readAt = new Map<string, number>();
   /** Work started when a pi exits, awaited on close. */
@@ -41,7 +37,6 @@ export class SessionHistory {
     this.#registry = registry;
     this.#store = store;
     this.#logger = options.logger;
-    this.#cwd = resolve(options.cwd ?? ".");
   }
 
   /** One page of the history, newest activity first. */
@@ -101,7 +96,7 @@ export class SessionHistory {
     await this.#store.ready;
     await this.#registry.exclusive(name, async ({ session }) => {
       if (session?.alive) await session.setName(clean);
-      else await nameStoredSession(this.#store, name, clean, this.#cwd);
+      else await nameStoredSession(this.#store, name, clean);
     });
     return this.#summaryOf(name);
   }
@@ -110,7 +105,11 @@ export class SessionHistory {
   async stop(name: string): Promise<SessionSummary> {
     assertSessionName(name);
     await this.#store.ready;
-    await this.#registry.exclusive(name, (held) => held.stop("closed"));
+    await this.#registry.exclusive(name, async (held) => {
+      const session = held.session;
+      await held.stop("closed");
+      if (session !== undefined) await this.#settle(session);
+    });
     return this.#summaryOf(name);
   }
 
@@ -137,16 +136,7 @@ export class SessionHistory {
   exited(session: Session): void {
     const work = this.#registry
       .exclusive(session.name, async (held) => {
-        if (held.session?.alive) return;
-        const record = await this.#store.refresh(session.name);
-        const announced = session.announcedName;
-        if (record !== undefined && record.error === undefined && typeof announced === "string") {
-          if (resumableFile(record)?.digest?.name !== announced) {
-            await nameStoredSession(this.#store, session.name, announced, this.#cwd);
-          }
-        }
-        this.#store.setLive(session.name, undefined);
-        this.#readAt.delete(session.name);
+        if (!held.session?.alive) await this.#settle(session);
       })
       .catch((error) => {
         safeLog(this.#logger, {
@@ -163,6 +153,20 @@ export class SessionHistory {
   async close(): Promise<void> {
     await Promise.all([...this.#exits]);
     await this.#store.close();
+  }
+
+  /** Reads a session's files as its exited pi left them, and saves a name pi announced but did not. */
+  async #settle(session: Session): Promise<void> {
+    const record = await this.#store.refresh(session.name);
+    const announced = session.announcedName;
+    if (record !== undefined && record.error === undefined && typeof announced === "string") {
+      const saved = resumableFile(record)?.digest?.name;
+      if (saved !== announced || record.pendingName !== undefined) {
+        await nameStoredSession(this.#store, session.name, announced);
+      }
+    }
+    this.#store.setLive(session.name, undefined);
+    this.#readAt.delete(session.name);
   }
 
   async #summaryOf(name: string): Promise<SessionSummary> {

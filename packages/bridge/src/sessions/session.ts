@@ -49,6 +49,8 @@ export interface StartPlan {
   readonly restoresModel?: boolean;
   /** Shown to the first client that attaches (as a pi `notify`), e.g. that a run was cut off. */
   readonly notice?: string;
+  /** A session name for pi to take (`set_session_name`) as it starts. */
+  readonly name?: string;
 }
 
 /** Why the bridge stops a session's pi. */
@@ -220,6 +222,12 @@ export class Session {
       });
     }
     const session = new Session(name, dir, transport, settings, plan);
+    if (plan.name !== undefined) {
+      // Written before any client's command, so pi has the name before anything else.
+      session.setName(plan.name).catch(() => {
+        // pi exited or refused: the name stays waiting for the next start.
+      });
+    }
     safeLog(settings.logger, {
       event: "session_created",
       session: name,

@@ -3,10 +3,16 @@
  * of everything else, and what went wrong reading it. A rescan reuses the digests of files whose
  * size and mtime did not change and reads grown files only from where their digest stopped.
  */
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileDigest } from "./file-digest.ts";
 import { readDigest } from "./read-digest.ts";
+
+/**
+ * A name given to a session pi has not saved yet (no session file): the bridge keeps it here and
+ * hands it to the next pi of the session, which saves it with the first message.
+ */
+export const PENDING_NAME_FILE = ".pi-kit-name";
 
 /** One `*.jsonl` file of a session directory. */
 export interface FileRecord {
@@ -32,6 +38,8 @@ export interface DirectoryRecord {
   readonly files: readonly FileRecord[];
   /** Bytes of the other files in the directory (exports and the like). */
   readonly otherBytes: number;
+  /** A name waiting for pi to save it (see {@link PENDING_NAME_FILE}). */
+  readonly pendingName?: string;
   /** Why the directory itself could not be read. */
   readonly error?: string;
 }
@@ -86,6 +94,7 @@ export async function scanDirectory(
   const known = new Map((previous?.files ?? []).map((f) => [f.file, f]));
   const files: FileRecord[] = [];
   let otherBytes = 0;
+  let pendingName: string | undefined;
   await Promise.all(
     entries.map(async (entry) => {
       const path = join(dir, entry);
@@ -108,6 +117,10 @@ export async function scanDirectory(
         return;
       }
       if (!info.isFile()) return;
+      if (entry === PENDING_NAME_FILE) {
+        pendingName = await readPendingName(path);
+        return;
+      }
       if (!entry.endsWith(".jsonl")) {
         otherBytes += info.size;
         return;
@@ -116,7 +129,15 @@ export async function scanDirectory(
     }),
   );
   files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { ...base, files, otherBytes };
+  return { ...base, files, otherBytes, ...(pendingName ? { pendingName } : {}) };
+}
+
+async function readPendingName(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, "utf8")).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The record of one session file, reusing `previous` when the file did not change. */

@@ -1,15 +1,10 @@
 /**
- * Names a session whose pi is not running, in pi's own format so pi reads the name back: a
- * `session_info` entry appended to its session file, as pi's `appendSessionInfo` writes it (a
- * child of the last entry, which is the leaf pi continues from). A session without a file gets a
- * new one: a version-3 header and the entry.
+ * Writes to pi's session files in pi's own format, so pi reads them back: a `session_info`
+ * entry naming the session, as pi's `appendSessionInfo` writes it (a child of the last entry, which
+ * is the leaf pi continues from), and the LF a torn last line lacks.
  */
-import { appendFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { appendFile } from "node:fs/promises";
 import type { FileDigest } from "./file-digest.ts";
-
-/** The session file format version both pi lines write. */
-const SESSION_VERSION = 3;
 
 /** A session name as pi stores it: line breaks become spaces, then trimmed. */
 export function sessionName(title: string): string {
@@ -38,24 +33,6 @@ export async function appendSessionName(
   };
   const lead = size > digest.parsedBytes ? "\n" : "";
   await appendFile(path, `${lead}${JSON.stringify(entry)}\n`);
-}
-
-/** Writes a new session file in `dir` that only names the session; returns its file name. */
-export async function createNamedSessionFile(
-  dir: string,
-  cwd: string,
-  name: string,
-): Promise<string> {
-  const id = crypto.randomUUID();
-  const timestamp = new Date().toISOString();
-  const header = { type: "session", version: SESSION_VERSION, id, timestamp, cwd };
-  const info = { type: "session_info", id: crypto.randomUUID(), parentId: null, timestamp, name };
-  const file = `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`;
-  await writeFile(join(dir, file), `${JSON.stringify(header)}\n${JSON.stringify(info)}\n`, {
-    mode: 0o600,
-    flag: "wx",
-  });
-  return file;
 }
 
 /** Ends a last line that has no LF (what pi 1.x does on load, and 0.73 does not), so pi's next entry starts on a line of its own. */

@@ -8,6 +8,7 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionPage, SessionSummary } from "@pi-kit/client";
+import { BridgeError, BridgeErrorCode } from "../../errors.ts";
 import { type BridgeLogger, safeLog } from "../../logger.ts";
 import { KeyedLock } from "../keyed-lock.ts";
 import { INDEX_FILE, loadIndexFile, saveIndexFile } from "./index-file.ts";
@@ -91,6 +92,21 @@ export class SessionStore {
   /** {@link refresh} for a caller inside {@link withDirectory} (which already holds the directory). */
   refreshHeld(name: string): Promise<DirectoryRecord | undefined> {
     return this.#refresh(name);
+  }
+
+  /**
+   * {@link refreshHeld} for work on the files: throws a `BridgeError` (`session_unreadable`) when
+   * the session's directory cannot be read.
+   */
+  async readableHeld(name: string): Promise<DirectoryRecord | undefined> {
+    const record = await this.#refresh(name);
+    if (record?.error !== undefined) {
+      throw new BridgeError(
+        BridgeErrorCode.SessionUnreadable,
+        `Cannot read the directory of session ${name}: ${record.error}`,
+      );
+    }
+    return record;
   }
 
   /** Runs `task` while nothing else reads or writes session `name`'s directory through the store. */

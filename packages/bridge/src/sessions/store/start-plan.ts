@@ -3,11 +3,10 @@
  * restores the conversation, the entry tree, the name, model and thinking level it saved; or,
  * when that file's working directory no longer exists (pi refuses to open it then), on a fork of
  * it into pi's own working directory (`--fork <file>`: a new file with the whole history, the old
- * one kept). A session without a readable pi file starts fresh.
+ * one kept). A session without a readable pi file starts fresh, with the name it was given, if any.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { BridgeError, BridgeErrorCode } from "../../errors.ts";
 import { type BridgeLogger, safeLog } from "../../logger.ts";
 import type { StartPlan } from "../session.ts";
 import { endLastLine } from "./session-name-writer.ts";
@@ -29,15 +28,13 @@ export function planStart(
   logger: BridgeLogger,
 ): Promise<StartPlan> {
   return store.withDirectory(name, async () => {
-    const record = await store.refreshHeld(name);
-    if (record?.error !== undefined) {
-      throw new BridgeError(
-        BridgeErrorCode.SessionUnreadable,
-        `Cannot read the directory of session ${name}: ${record.error}`,
-      );
-    }
+    const record = await store.readableHeld(name);
     const file = record === undefined ? undefined : resumableFile(record);
-    if (file?.digest == null) return { args: [] };
+    if (file?.digest == null) {
+      return record?.pendingName === undefined
+        ? { args: [] }
+        : { args: [], name: record.pendingName };
+    }
     const path = join(store.dir(name), file.file);
     if (await endLastLine(path, file.digest, file.size)) {
       safeLog(logger, { event: "session_repaired", session: name, file: file.file });

@@ -40,7 +40,8 @@ export function lastActivityMs(record: DirectoryRecord, live?: LiveState): numbe
 export function summarize(record: DirectoryRecord, live?: LiveState): SessionSummary {
   const current = resumableFile(record);
   const digest = current?.digest ?? null;
-  const name = live?.name === undefined ? digest?.name : (live.name ?? undefined);
+  const name =
+    live?.name === undefined ? (digest?.name ?? record.pendingName) : (live.name ?? undefined);
   let created = Number.POSITIVE_INFINITY;
   let sizeBytes = record.otherBytes;
   for (const file of record.files) {
