@@ -28,8 +28,8 @@ import {
   SUBPROTOCOL,
   tokensEqual,
 } from "./security/token.ts";
+import { BridgeHistory } from "./sessions/bridge-history.ts";
 import type { PiProcessSpec } from "./sessions/session.ts";
-import { SessionHistory } from "./sessions/session-history.ts";
 import { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
 import { SessionStore } from "./sessions/store/session-store.ts";
 import { planStart } from "./sessions/store/start-plan.ts";
@@ -149,7 +149,7 @@ export interface Bridge {
   /** The running sessions, for inspection and direct control. */
   readonly sessions: SessionRegistry;
   /** Every session in the sessions directory, running or not: what the HTTP API serves. */
-  readonly history: SessionHistory;
+  readonly history: BridgeHistory;
   /** The limits in force, defaults filled in. */
   readonly limits: Readonly<Required<BridgeLimits>>;
   /** Refuses new work, closes every socket (1001), stops every pi gracefully (stdin first) and saves the history's index. */
@@ -207,7 +207,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     planStart: (name) => planStart(store, name, logger),
     onExit: (session) => history.exited(session),
   });
-  const history = new SessionHistory(registry, store, { logger });
+  const history = new BridgeHistory(registry, store, { logger });
   let closing: Promise<void> | undefined;
 
   const reject = (

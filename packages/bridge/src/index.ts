@@ -53,6 +53,11 @@ export {
   type ServeBridgeOptions,
   type ServedBridge,
 } from "./serve-options.ts";
+export {
+  BridgeHistory,
+  type BridgeHistoryOptions,
+  MAX_TITLE_CHARS,
+} from "./sessions/bridge-history.ts";
 export type {
   CloseReason,
   PiProcessSpec,
@@ -63,11 +68,6 @@ export type {
   SessionState,
   StartPlan,
 } from "./sessions/session.ts";
-export {
-  MAX_TITLE_CHARS,
-  SessionHistory,
-  type SessionHistoryOptions,
-} from "./sessions/session-history.ts";
 export { type HeldSession, isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
 export { INTERRUPTED_NOTICE } from "./sessions/store/start-plan.ts";
 export type { WebSocketRuntime } from "./ws/runtime.ts";

@@ -178,6 +178,33 @@ for (const version of lineVersions) {
     }
   });
 
+  test(`switched files, pi ${version}: a resume continues the file the user moved to`, async () => {
+    const bridge = await startBridge({ version });
+    try {
+      const client = await connect(bridge, "multi");
+      await chat(client, "[[text in the first file]]");
+      const state = async () => (await client.request({ type: "get_state" })).data as Rec;
+      const first = (await state()).sessionFile as string;
+      assert.equal((await client.request({ type: "new_session" }, 20_000)).success, true);
+      await chat(client, "[[text in the second file]]");
+      const second = (await state()).sessionFile as string;
+      assert.notEqual(second, first);
+      const switched = await client.request({ type: "switch_session", sessionPath: first }, 20_000);
+      assert.equal(switched.success, true);
+      await historyOf(bridge).stop("multi");
+      assert.equal(sessionFiles(bridge, "multi").length, 2);
+
+      const back = await connect(bridge, "multi");
+      const resumed = (await back.request({ type: "get_state" }, 20_000)).data as Rec;
+      assert.equal(resumed.sessionFile, first);
+      const messages = (await back.request({ type: "get_messages" })).data as { messages: Rec[] };
+      assert.match(text(messages.messages.at(-1)), /in the first file/);
+      await back.close();
+    } finally {
+      await bridge.dispose();
+    }
+  });
+
   test(`rename and delete, pi ${version}: on running and stopped sessions; a deleted session leaves no pi`, async () => {
     const bridge = await startBridge({ version });
     const history = historyOf(bridge);
@@ -358,5 +385,31 @@ test("an unreadable session directory is listed as damaged and refused with 409,
   } finally {
     await bridge.dispose();
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("CORS: a page from an allowed origin may call every history method; others get no CORS headers", async () => {
+  const bridge = await startBridge({ origins: ["https://app.example"] });
+  try {
+    const preflight = (origin: string, method: string) =>
+      fetch(`${bridge.url}/api/sessions/some-name`, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": method,
+          "access-control-request-headers": "authorization,content-type",
+        },
+      });
+    for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
+      const allowed = await preflight("https://app.example", method);
+      assert.equal(allowed.headers.get("access-control-allow-origin"), "https://app.example");
+      assert.match(allowed.headers.get("access-control-allow-methods") ?? "", new RegExp(method));
+      await allowed.body?.cancel();
+    }
+    const foreign = await preflight("https://evil.example", "DELETE");
+    assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+    await foreign.body?.cancel();
+  } finally {
+    await bridge.dispose();
   }
 });

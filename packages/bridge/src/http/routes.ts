@@ -7,7 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
-import type { SessionHistory } from "../sessions/session-history.ts";
+import type { BridgeHistory } from "../sessions/bridge-history.ts";
 
 /** Request body of `POST /api/sessions`. */
 export interface CreateSessionBody {
@@ -27,7 +27,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
 /** The session API routes, to mount under `/api`. */
-export function sessionRoutes(history: SessionHistory): Hono {
+export function sessionRoutes(history: BridgeHistory): Hono {
   const api = new Hono();
 
   api.get("/sessions", async (c) => {

@@ -150,6 +150,8 @@ export class Session {
   #requestCount = 0;
   readonly #createdAt = Date.now();
   #notice: string | undefined;
+  /** Marking the file pi moved to as the latest; a stop waits for it. */
+  #following: Promise<void> = Promise.resolve();
   /** The session name pi announced (`null`: cleared); `undefined` until it announces one. */
   #piName: string | null | undefined;
   #state: SessionState = "running";
@@ -366,6 +368,8 @@ export class Session {
 
   /** Stops pi gracefully (stdin first) after closing the attached socket; resolves with the exit. */
   async close(reason: CloseReason): Promise<SessionExit> {
+    // A resume must continue the file the user moved to, even right after the move.
+    await this.#following;
     if (!this.#stopping && this.#exit === null) {
       this.#stopping = true;
       this.#state = "stopping";
@@ -485,7 +489,7 @@ export class Session {
       return;
     }
     if (SESSION_SWITCH.test(line)) {
-      void this.#followSessionFile();
+      this.#following = this.#following.then(() => this.#followSessionFile());
       return;
     }
     if (!line.includes('"extension_ui_request"')) return;

@@ -10,7 +10,7 @@ import type { Session } from "./session.ts";
 import { assertSessionName, isSessionName, type SessionRegistry } from "./session-registry.ts";
 import { nameStoredSession } from "./store/name-stored-session.ts";
 import { describeError } from "./store/session-directory.ts";
-import type { PageQuery } from "./store/session-index.ts";
+import { InvalidCursorError, type PageQuery } from "./store/session-index.ts";
 import { sessionName } from "./store/session-name-writer.ts";
 import type { SessionStore } from "./store/session-store.ts";
 import { resumableFile } from "./store/stored-session.ts";
@@ -18,13 +18,13 @@ import { resumableFile } from "./store/stored-session.ts";
 /** The longest session title the API accepts. */
 export const MAX_TITLE_CHARS = 500;
 
-/** Options of a {@link SessionHistory}. */
-export interface SessionHistoryOptions {
+/** Options of a {@link BridgeHistory}. */
+export interface BridgeHistoryOptions {
   readonly logger: BridgeLogger;
 }
 
 /** Every session of a bridge, running or not. */
-export class SessionHistory {
+export class BridgeHistory {
   readonly #registry: SessionRegistry;
   readonly #store: SessionStore;
   readonly #logger: BridgeLogger;
@@ -33,7 +33,7 @@ export class SessionHistory {
   /** Work started when a pi exits, awaited on close. */
   readonly #exits = new Set<Promise<void>>();
 
-  constructor(registry: SessionRegistry, store: SessionStore, options: SessionHistoryOptions) {
+  constructor(registry: SessionRegistry, store: SessionStore, options: BridgeHistoryOptions) {
     this.#registry = registry;
     this.#store = store;
     this.#logger = options.logger;
@@ -49,7 +49,8 @@ export class SessionHistory {
     try {
       return this.#store.page(query);
     } catch (error) {
-      throw new BridgeError(BridgeErrorCode.InvalidCursor, (error as Error).message);
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw new BridgeError(BridgeErrorCode.InvalidCursor, error.message);
     }
   }
 
