@@ -166,3 +166,12 @@ test("child: a missing command rejects with a hint", async () => {
     return true;
   });
 });
+
+test("child: a reader that cancels before pi exits ends the transport cleanly", async () => {
+  const transport = await fake();
+  const reader = transport.readable.getReader();
+  await reader.cancel();
+  // pi's stdout ends after the cancel: that must not close the cancelled stream a second time.
+  const info = await transport.close();
+  assert.equal(info.reason, "closed");
+});

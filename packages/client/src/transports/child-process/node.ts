@@ -84,9 +84,9 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
  * Hand-rolled rather than `Readable.toWeb`, whose Node 20 version mishandles early ends.
  */
 function toReadable(stream: Readable, paced: boolean): ReadableStream<Uint8Array> {
+  let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let done = false;
       stream.on("data", (chunk: Uint8Array) => {
         if (done) return;
         controller.enqueue(chunk);
@@ -113,6 +113,8 @@ function toReadable(stream: Readable, paced: boolean): ReadableStream<Uint8Array
       if (paced && stream.isPaused()) stream.resume();
     },
     cancel() {
+      // The web stream is closed now: the "end" or "close" the destroy brings must not close it again.
+      done = true;
       stream.destroy();
     },
   });
