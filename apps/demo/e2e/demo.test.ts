@@ -51,7 +51,7 @@ test("an extension dialog is answered from the page", async () => {
   await dialog.waitFor();
   await h.screenshot("dialog");
   await dialog.getByRole("button", { name: "Yes" }).click();
-  await h.page.getByText("confirm: true").first().waitFor();
+  await h.page.getByText("confirm: yes").first().waitFor();
 });
 
 test("a tool call asks first, then shows its live output and result", async () => {

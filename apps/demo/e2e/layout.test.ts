@@ -155,6 +155,6 @@ test("a new chat shows suggestions, and one click sends one", async () => {
   await suggestion.click();
   const dialog = page.getByRole("alertdialog");
   await dialog.getByRole("button", { name: "Yes" }).click();
-  await page.locator("pi-chat").getByText("confirm: true").first().waitFor();
+  await page.locator("pi-chat").getByText("confirm: yes").first().waitFor();
   await page.close();
 });

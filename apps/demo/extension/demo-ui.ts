@@ -47,9 +47,21 @@ interface DemoApi {
   ): void;
 }
 
+/** What a dialog returned, in words: yes / no, the text chosen or typed, or cancelled. */
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return "cancelled";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "string") return value === "" ? "nothing typed" : `“${value}”`;
+  if (typeof value === "object")
+    return Object.entries(value)
+      .map(([name, inner]) => `${name} ${describe(inner)}`)
+      .join(", ");
+  return String(value);
+}
+
 /** Shows what a dialog returned, as pi's extension saw it. */
 function report(ui: DemoUi, what: string, value: unknown): void {
-  ui.notify(`${what}: ${value === undefined ? "cancelled" : JSON.stringify(value)}`);
+  ui.notify(`${what}: ${describe(value)}`);
 }
 
 /** The demo commands: name, description and what it does. */

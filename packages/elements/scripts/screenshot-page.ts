@@ -19,6 +19,7 @@ import { TOKENS } from "@pi-kit/elements";
 import { ZERO_USAGE } from "../test/helpers.ts";
 import { MemoryHistory, summary } from "../test/memory-history.ts";
 import { drawScene, RENDER_SCENES } from "./render-scenes.ts";
+import { drawUiScene, UI_SCENES } from "./ui-scenes.ts";
 
 type Theme = "light" | "dark";
 type Transcripts = Record<string, string>;
@@ -229,6 +230,15 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
     for (const el of column.querySelectorAll("*")) el.setAttribute("theme", theme);
     await settleAll(stage);
     await wait(400); // the views, highlighter and image placeholders load lazily
+    await settleAll(stage);
+    return;
+  }
+  if (UI_SCENES.includes(tag)) {
+    stage.style.width = "100%";
+    stage.style.boxSizing = "border-box";
+    stage.setAttribute("theme", theme);
+    await drawUiScene(tag, stage, () => settleAll(stage));
+    for (const el of stage.querySelectorAll("*")) el.setAttribute("theme", theme);
     await settleAll(stage);
     return;
   }

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { openPage } from "../../../bench/elements/browser.ts";
 import { RENDER_SCENES } from "./render-scenes.ts";
+import { UI_SCENES } from "./ui-scenes.ts";
 
 // <pi-provider> renders nothing of its own, so it has no picture.
 const TAGS = [
@@ -25,8 +26,9 @@ const TAGS = [
   "pi-fork-picker",
   "pi-session-tree",
   "pi-session-list",
-  // The renderers' scenes, at 1280 and 390 px.
+  // The renderers' scenes and the chat's states, at 1280 and 390 px.
   ...RENDER_SCENES,
+  ...UI_SCENES,
 ];
 
 const root = new URL("../../../", import.meta.url);
@@ -42,7 +44,7 @@ mkdirSync(out, { recursive: true });
 const { page, close } = await openPage(new URL("./screenshot-page.ts", import.meta.url).pathname);
 try {
   for (const tag of TAGS.filter((t) => only.length === 0 || only.includes(t))) {
-    const widths = RENDER_SCENES.includes(tag) ? [1280, 390] : [undefined];
+    const widths = [...RENDER_SCENES, ...UI_SCENES].includes(tag) ? [1280, 390] : [undefined];
     for (const [theme, width] of (["light", "dark"] as const).flatMap((t) =>
       widths.map((w) => [t, w] as const),
     )) {

@@ -30,6 +30,9 @@ export const dialogStyles = css`
     min-height: 3.2em;
     overflow-y: auto;
   }
+  .panel > .message {
+    min-height: 1.6em;
+  }
   .header {
     display: flex;
     align-items: baseline;
