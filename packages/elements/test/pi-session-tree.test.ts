@@ -9,6 +9,7 @@ import {
   type PiSessionTree,
   type PiTreeSelectEvent,
 } from "../src/index.ts";
+import { answerOf } from "./helpers.ts";
 import { connect, type FakePi, sent, type Written } from "./ui-helpers.ts";
 
 const user = (id: string, text: string): SessionEntry => ({
@@ -323,22 +324,6 @@ function answerEntry(id: string, text: string): SessionEntry {
     id,
     parentId: null,
     timestamp: "",
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text }],
-      api: "x",
-      provider: "p",
-      model: "m",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: 0,
-    },
+    message: answerOf([{ type: "text", text }]),
   };
 }

@@ -47,3 +47,8 @@ export function confirmBar(bar: ConfirmBar): TemplateResult {
     </span>
   </div>`;
 }
+
+/** Moves the focus to a shown confirmation's first choice (see {@link ConfirmBar.destructive}). */
+export function focusConfirmBar(root: ParentNode): void {
+  root.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+}

@@ -2,7 +2,7 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { ForkMessage } from "@pi-kit/protocol";
 import { html, LitElement } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { confirmBar } from "../../internal/confirm-bar.ts";
+import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
@@ -157,8 +157,7 @@ export class PiForkPicker extends LitElement {
   protected override updated(): void {
     const target = this.#focusPending;
     this.#focusPending = undefined;
-    if (target === "confirm")
-      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+    if (target === "confirm") focusConfirmBar(this.renderRoot);
     else if (target === "list") this.focus();
   }
 

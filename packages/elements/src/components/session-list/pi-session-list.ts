@@ -2,7 +2,7 @@ import type { PiClient, SessionHistory, SessionModel, SessionSummary } from "@pi
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { repeat } from "lit/directives/repeat.js";
-import { confirmBar } from "../../internal/confirm-bar.ts";
+import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
@@ -294,8 +294,7 @@ export class PiSessionList extends LitElement {
       const input = this.renderRoot.querySelector<HTMLInputElement>("[part=rename-input]");
       input?.focus();
       input?.select();
-    } else if (this.confirming === name)
-      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+    } else if (this.confirming === name) focusConfirmBar(this.renderRoot);
     else if (name === "") this.focus();
     else this.#rowButton(name)?.focus();
   }

@@ -2,7 +2,7 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { confirmBar } from "../../internal/confirm-bar.ts";
+import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { format, type PiStrings } from "../../internal/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
@@ -262,8 +262,7 @@ export class PiSessionTree extends LitElement {
   protected override updated(): void {
     const focus = this.#focusPending;
     this.#focusPending = undefined;
-    if (focus === "confirm")
-      this.renderRoot.querySelector<HTMLElement>("[part=confirm] [data-autofocus]")?.focus();
+    if (focus === "confirm") focusConfirmBar(this.renderRoot);
     else if (focus === "tree") this.focus();
     if (!this.#scrollPending) return;
     this.#scrollPending = false;
