@@ -112,8 +112,9 @@ test("child: a process that ignores only stdin close ends on SIGTERM", async () 
   assert.equal(info.signal, "SIGTERM");
 });
 
-test("child: a killed pi settles closed with exit, signal and stderr tail within 100 ms", async () => {
-  const transport = await fake();
+test("child: a killed pi settles closed on its exit, with signal and stderr tail", async () => {
+  // Stop timers of a minute: a close that waited on one instead of the exit would show.
+  const transport = await fake([], { stopTimeouts: { stdinCloseMs: 60_000, sigtermMs: 60_000 } });
   const reader = frameReader(transport.readable);
   const writer = transport.writable.getWriter();
   await writer.write('{"type":"get_state","id":"1"}\n');
@@ -122,7 +123,9 @@ test("child: a killed pi settles closed with exit, signal and stderr tail within
   process.kill(transport.pid as number, "SIGKILL");
   const info = await transport.closed;
   const took = performance.now() - start;
-  assert.ok(took < 100, `closed settled after ${took} ms`);
+  // bench/client/exit.bench.ts measures how soon (target 100 ms); a test on a loaded machine
+  // checks only that the exit, not a timer, settled it.
+  assert.ok(took < 10_000, `closed settled after ${took} ms`);
   assert.equal(info.reason, "exit");
   assert.equal(info.signal, "SIGKILL");
   assert.equal(info.exitCode, null);

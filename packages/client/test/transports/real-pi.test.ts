@@ -8,7 +8,7 @@ import {
   piCommand,
   startModelServer,
 } from "@pi-kit/testing";
-import { type ChildProcessTransport, spawnPi } from "../../src/process.ts";
+import { type ChildProcessTransport, type StopTimeouts, spawnPi } from "../../src/process.ts";
 import { frameReader } from "../frame-reader.ts";
 
 /** pi 0.73.1 on a busy 2-core box takes about a second to start; leave room. */
@@ -28,7 +28,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
     });
 
     /** Spawns real pi against the scripted model server, in its own temp HOME. */
-    function spawn(): Promise<ChildProcessTransport> {
+    function spawn(stopTimeouts?: StopTimeouts): Promise<ChildProcessTransport> {
       const command = piCommand({ version, baseUrl: server.baseUrl });
       commands.push(command);
       return spawnPi({
@@ -37,6 +37,7 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
         cwd: command.cwd,
         env: command.env,
         inheritEnv: false,
+        ...(stopTimeouts === undefined ? {} : { stopTimeouts }),
       });
     }
 
@@ -61,8 +62,9 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
       assert.equal(info.signal, null);
     });
 
-    test("pi killed from outside settles closed within 100 ms with the exit details", async () => {
-      const transport = await spawn();
+    test("pi killed from outside settles closed on its exit, with the exit details", async () => {
+      // Stop timers of a minute: a close that waited on one instead of the exit would show.
+      const transport = await spawn({ stdinCloseMs: 60_000, sigtermMs: 60_000 });
       const reader = frameReader(transport.readable);
       await transport.writable.getWriter().write('{"type":"get_state","id":"1"}\n');
       await reader.until((r) => r.id === "1");
@@ -72,7 +74,9 @@ for (const version of ["1", "0.73"] satisfies PiVersion[]) {
       const info = await transport.closed;
       const took = performance.now() - start;
       await draining;
-      assert.ok(took < 100, `closed settled after ${took} ms`);
+      // bench/client/exit.bench.ts measures how soon (target 100 ms); here only that the exit
+      // settled it, not a timer.
+      assert.ok(took < 10_000, `closed settled after ${took} ms`);
       assert.equal(info.reason, "exit");
       assert.equal(info.signal, "SIGKILL");
       assert.equal(info.exitCode, null);
