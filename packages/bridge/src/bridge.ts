@@ -3,6 +3,7 @@
  * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
  */
 
+import { join } from "node:path";
 import type {
   ChildProcessOptions,
   ChildProcessTransport,
@@ -16,11 +17,18 @@ import { BridgeError } from "./errors.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { spawnCheck, writableCheck } from "./health/readiness.ts";
 import { failure, sessionRoutes } from "./http/routes.ts";
-import { type BridgeLogger, jsonLogger, logLabel, safeLog } from "./logger.ts";
+import { type BridgeLogger, jsonLogger, logLabel, originLabel, safeLog } from "./logger.ts";
 import { createSandbox, type SandboxOption } from "./sandbox/create-sandbox.ts";
 import { type CommandPolicyOptions, createCommandPolicy } from "./security/command-policy.ts";
 import { createOriginCheck } from "./security/origin.ts";
 import { prepareSessionsDir } from "./security/sessions-dir.ts";
+import {
+  createTicketVerifier,
+  looksLikeTicket,
+  TicketError,
+  type TicketOptions,
+  TicketRefusal,
+} from "./security/tickets.ts";
 import {
   assertUsableToken,
   offeredProtocols,
@@ -28,7 +36,9 @@ import {
   SUBPROTOCOL,
   tokensEqual,
 } from "./security/token.ts";
+import { type Access, BRIDGE_ACCESS, ticketAccess } from "./sessions/access.ts";
 import { BridgeHistory } from "./sessions/bridge-history.ts";
+import { BRIDGE_OWNER, sessionKey, splitKey, userOwner } from "./sessions/owner.ts";
 import type { PiProcessSpec } from "./sessions/session.ts";
 import { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
 import { SessionStore } from "./sessions/store/session-store.ts";
@@ -55,12 +65,6 @@ function offersPiKit(c: Context): boolean {
     c.req.header("upgrade")?.toLowerCase() === "websocket" &&
     offeredProtocols(c.req.raw.headers).includes(SUBPROTOCOL)
   );
-}
-
-/** A request's `Origin` header as a log label: a client chooses it, so it may be anything. */
-function originLabel(c: Context): string | null {
-  const origin = c.req.header("origin");
-  return origin === undefined ? null : logLabel(origin, 100);
 }
 
 /** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
@@ -105,8 +109,13 @@ export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
 export interface BridgeOptions {
   /** The pi command every session runs. Clients never choose the command or its arguments. */
   readonly pi: PiProcessSpec;
-  /** The shared secret clients present (see `generateToken`). */
+  /** The shared secret clients present (see `generateToken`): it opens the bridge's own sessions. */
   readonly token: string;
+  /**
+   * Accept per-user tickets (JWTs an application signs for its user) where the token travels:
+   * each user opens only the sessions their ticket names, in a directory of their own.
+   */
+  readonly tickets?: TicketOptions;
   /**
    * The directory holding one session directory per session name (see `defaultSessionsDir`).
    * Created with mode 0700; refused when another user owns it or could write to it.
@@ -148,8 +157,10 @@ export interface Bridge {
   readonly app: Hono;
   /** The running sessions, for inspection and direct control. */
   readonly sessions: SessionRegistry;
-  /** Every session in the sessions directory, running or not: what the HTTP API serves. */
+  /** Every session of the bridge's own (static token), running or not: what the HTTP API serves it. */
   readonly history: BridgeHistory;
+  /** The history of ticket user `user` (their `sub`): their sessions only. */
+  historyOf(user: string): BridgeHistory;
   /** The limits in force, defaults filled in. */
   readonly limits: Readonly<Required<BridgeLimits>>;
   /** Refuses new work, closes every socket (1001), stops every pi gracefully (stdin first) and saves the history's index. */
@@ -181,13 +192,24 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   const policy = createCommandPolicy(options.policy);
   const originAllowed = createOriginCheck(options.origins ?? []);
   const autoCreate = options.autoCreate !== false;
-  const store = new SessionStore({
-    sessionsDir: options.sessionsDir,
-    isSessionName,
-    logger,
-    rescanMs: HISTORY_RESCAN_MS,
-    saveDelayMs: INDEX_SAVE_DELAY_MS,
-  });
+  const tickets = options.tickets === undefined ? undefined : createTicketVerifier(options.tickets);
+  /** Each owner's store and history, made when the owner first shows up. */
+  const spaces = new Map<string, { store: SessionStore; history: BridgeHistory }>();
+  const spaceOf = (owner: string): { store: SessionStore; history: BridgeHistory } => {
+    let space = spaces.get(owner);
+    if (space === undefined) {
+      const store = new SessionStore({
+        sessionsDir: join(options.sessionsDir, owner),
+        isSessionName,
+        logger,
+        rescanMs: HISTORY_RESCAN_MS,
+        saveDelayMs: INDEX_SAVE_DELAY_MS,
+      });
+      space = { store, history: new BridgeHistory(registry, store, { logger, owner }) };
+      spaces.set(owner, space);
+    }
+    return space;
+  };
   const registry: SessionRegistry = new SessionRegistry({
     sessionsDir: options.sessionsDir,
     maxSessions: limits.maxSessions,
@@ -204,40 +226,54 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     maxStdinBytes: limits.maxStdinBytes,
     stopTimeouts: options.stopTimeouts,
     logger,
-    planStart: (name) => planStart(store, name, logger),
-    onExit: (session) => history.exited(session),
+    planStart: (key) => {
+      const { owner, name } = splitKey(key);
+      return planStart(spaceOf(owner).store, name, logger);
+    },
+    onExit: (session) => spaceOf(splitKey(session.key).owner).history.exited(session),
   });
-  const history = new BridgeHistory(registry, store, { logger });
+  const history = spaceOf(BRIDGE_OWNER).history;
   let closing: Promise<void> | undefined;
 
   const reject = (
     c: Context,
     status: 400 | 401 | 403 | 404 | 426 | 503,
     reason: string,
+    code?: TicketRefusal,
   ): Response | Promise<Response> => {
     const name = c.req.param("name");
     safeLog(logger, {
       event: "connection_rejected",
       status,
       reason,
+      ...(code === undefined ? {} : { code }),
       ...(name === undefined ? {} : { session: logLabel(name, 64) }),
-      origin: originLabel(c),
+      origin: originLabel(c.req.header("origin")),
     });
+    const body = code === undefined ? { reason } : { reason, code };
     // A pi-kit client (one that offers pi-kit.v1) may be a browser, which hides HTTP statuses
     // from scripts: it gets the upgrade and, at once, a close code that says why. Nothing else
     // passes on that socket. Other clients get the status.
-    const code = REFUSAL_CLOSE_CODES[status];
-    if (code !== undefined && offersPiKit(c)) {
+    const closeCode = REFUSAL_CLOSE_CODES[status];
+    if (closeCode !== undefined && offersPiKit(c)) {
       return runtime.upgrade(
         c,
-        { onOpen: (_event, ws) => ws.close(code, JSON.stringify({ reason })) },
+        { onOpen: (_event, ws) => ws.close(closeCode, JSON.stringify(body)) },
         SUBPROTOCOL,
       );
     }
-    return c.json({ error: reason }, status);
+    return c.json(code === undefined ? { error: reason } : { error: reason, code }, status);
   };
 
   const app = new Hono();
+  /** What each authenticated request may reach, set by the authentication below. */
+  const accesses = new WeakMap<Request, Access>();
+  const accessOf = (c: Context): Access => {
+    const access = accesses.get(c.req.raw);
+    // Unreachable past the authentication; refusing keeps a future route from opening everything.
+    if (access === undefined) throw new Error("A request reached a session route unauthenticated");
+    return access;
+  };
   // Preflights carry no credentials, so CORS answers them before the token check.
   app.use(
     "/api/*",
@@ -270,11 +306,28 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     }
     const token = presentedToken(c.req.raw.headers);
     if (token === undefined) return reject(c, 401, "Missing token");
-    if (!tokensEqual(token, options.token)) return reject(c, 401, "Wrong token");
+    if (tokensEqual(token, options.token)) {
+      accesses.set(c.req.raw, BRIDGE_ACCESS);
+    } else if (tickets !== undefined && looksLikeTicket(token)) {
+      try {
+        accesses.set(c.req.raw, ticketAccess(await tickets.verify(token)));
+      } catch (error) {
+        if (!(error instanceof TicketError)) throw error;
+        return reject(c, 401, error.message, error.code);
+      }
+    } else {
+      return reject(c, 401, "Wrong token");
+    }
     if (closing !== undefined) return reject(c, 503, "The bridge is closing");
     await next();
   });
-  app.route("/api", sessionRoutes(history));
+  app.route(
+    "/api",
+    sessionRoutes((c) => {
+      const access = accessOf(c);
+      return { ...access, history: spaceOf(access.owner).history };
+    }, logger),
+  );
 
   app.get("/sessions/:name/ws", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
@@ -287,12 +340,18 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       return reject(c, 400, `Offer the ${SUBPROTOCOL} subprotocol`);
     }
     const name = c.req.param("name");
-    let session = registry.get(name);
+    const access = accessOf(c);
+    if (!access.allows(name)) {
+      return reject(c, 403, "The ticket does not open this session", TicketRefusal.NotInTicket);
+    }
+    let session = registry.get(sessionKey(access.owner, name));
     // A session whose pi is not running (never started here, stopped, exited or crashed) is
-    // resumed from its files; an unknown one is created unless `autoCreate` is off.
+    // resumed from its files; an unknown one is created unless `autoCreate` is off (or the
+    // holder may only watch).
     if (session?.alive !== true) {
       try {
-        session = (await history.open(name, autoCreate)).session;
+        const create = autoCreate && !access.readOnly;
+        session = (await spaceOf(access.owner).history.open(name, create)).session;
       } catch (error) {
         const status = error instanceof BridgeError ? error.status : 500;
         const reason = error instanceof Error ? error.message : String(error);
@@ -302,7 +361,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
           status,
           reason,
           session: logLabel(name, 64),
-          origin: originLabel(c),
+          origin: originLabel(c.req.header("origin")),
         });
         return failure(c, error);
       }
@@ -313,7 +372,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       policy,
       limits,
       logger,
-      origin: originLabel(c),
+      origin: originLabel(c.req.header("origin")),
+      readOnly: access.readOnly,
     });
     return runtime.upgrade(c, events, protocol);
   });
@@ -322,11 +382,12 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     app,
     sessions: registry,
     history,
+    historyOf: (user) => spaceOf(userOwner(user)).history,
     limits,
     close() {
       closing ??= registry
         .closeAll()
-        .then(() => history.close())
+        .then(() => Promise.all([...spaces.values()].map((space) => space.history.close())))
         .then(() => safeLog(logger, { event: "bridge_closed" }));
       return closing;
     },

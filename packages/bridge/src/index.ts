@@ -42,6 +42,14 @@ export { createOriginCheck, type OriginCheck } from "./security/origin.ts";
 export { TokenBucket } from "./security/rate-limit.ts";
 export { defaultSessionsDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 export {
+  DEFAULT_TICKET_AUDIENCE,
+  MAX_TICKET_SUBJECT_BYTES,
+  type TicketClaims,
+  TicketError,
+  type TicketOptions,
+  TicketRefusal,
+} from "./security/tickets.ts";
+export {
   generateToken,
   SUBPROTOCOL,
   TOKEN_PROTOCOL_PREFIX,
@@ -58,6 +66,7 @@ export {
   type BridgeHistoryOptions,
   MAX_TITLE_CHARS,
 } from "./sessions/bridge-history.ts";
+export { USERS_DIR, userOwner } from "./sessions/owner.ts";
 export type {
   CloseReason,
   PiProcessSpec,
@@ -68,6 +77,11 @@ export type {
   SessionState,
   StartPlan,
 } from "./sessions/session.ts";
-export { type HeldSession, isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
+export {
+  type HeldSession,
+  isSessionKey,
+  isSessionName,
+  SessionRegistry,
+} from "./sessions/session-registry.ts";
 export { INTERRUPTED_NOTICE } from "./sessions/store/start-plan.ts";
 export type { WebSocketRuntime } from "./ws/runtime.ts";

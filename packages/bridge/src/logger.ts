@@ -25,6 +25,8 @@ export type BridgeLogEvent =
       readonly event: "connection_rejected";
       readonly status: number;
       readonly reason: string;
+      /** Why a ticket was refused, or what it does not allow (see `TicketRefusal`). */
+      readonly code?: string;
       readonly session?: string;
       readonly origin: string | null;
     }
@@ -127,6 +129,11 @@ export function logLabel(text: string, max: number = MAX_LOG_LABEL): string {
       c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
     );
   return cut ? `${escaped}…` : escaped;
+}
+
+/** A request's `Origin` header as a log label: a client chooses it, so it may be anything. */
+export function originLabel(origin: string | undefined): string | null {
+  return origin === undefined ? null : logLabel(origin, 100);
 }
 
 /** A logger that drops everything, for tests and embedding. */

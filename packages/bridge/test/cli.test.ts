@@ -21,6 +21,7 @@ import { type ModelServer, piCommand, sessionHostOptions, startModelServer } fro
 import { defaultSessionsDir, generateToken, prepareSessionsDir } from "../src/index.ts";
 import { address, type CliProcess, printedToken, runCli } from "./cli-process.ts";
 import { connect } from "./helpers.ts";
+import { mint, SECRET, ticketKeys } from "./ticket-helpers.ts";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
 
@@ -160,6 +161,8 @@ test("sessions dir: one another user owns or could write, or could swap, is refu
 test("cli: configuration mistakes are one line on stderr and exit code 2", async () => {
   const open = fresh("open");
   chmodSync(open, 0o777);
+  const shortSecret = join(fresh("secret"), "secret");
+  writeFileSync(shortSecret, "too-short\n", { mode: 0o600 });
   const cases: Array<[string[], RegExp]> = [
     [["--token", "abc"], /token must be 16-512 characters/],
     [["--deny", "bsh"], /Unknown command type in the policy: "bsh"/],
@@ -169,6 +172,9 @@ test("cli: configuration mistakes are one line on stderr and exit code 2", async
     [["--sandbox", "docker"], /--sandbox knows only bwrap, got "docker"/],
     [["--sandbox-read", "/opt"], /--sandbox-read.* need --sandbox bwrap/],
     [["--sessions-dir", open], /Unsafe sessions directory: .*`chmod 700 /],
+    [["--ticket-secret-file", shortSecret], /ticket secret must be at least 32 bytes/],
+    [["--ticket-public-key-file", shortSecret], /must hold an Ed25519 public key \(SPKI PEM\)/],
+    [["--ticket-audience", "app"], /--ticket-audience .* need --ticket-secret-file/],
   ];
   const runs = await Promise.all([
     ...cases.map(([args]) => started(["--port", "0", ...args])),
@@ -223,6 +229,46 @@ test("cli: a token the operator chose is never printed; a generated one is print
     assert.ok(!generated.cli.stderr().includes(printed), "never logged");
   } finally {
     await Promise.all([flag, env, tokenFile, looseFile, generated].map((r) => stop(r.cli)));
+  }
+});
+
+test("cli: --ticket-secret-file and --ticket-public-key-file accept tickets; the secret is never printed", async () => {
+  const keys = await ticketKeys();
+  const dir = fresh("tickets");
+  const secretFile = join(dir, "secret");
+  writeFileSync(secretFile, `${SECRET}\n`, { mode: 0o600 });
+  const keyFile = join(dir, "public.pem");
+  writeFileSync(keyFile, keys.options.publicKey as string);
+  const run = await started([
+    "--port",
+    "0",
+    "--ticket-secret-file",
+    secretFile,
+    "--ticket-public-key-file",
+    keyFile,
+    "--ticket-audience",
+    "my-app",
+  ]);
+  try {
+    assert.ok(run.url !== undefined, run.cli.stderr());
+    for (const alg of ["HS256", "EdDSA"] as const) {
+      const ticket = await mint(keys, { sub: "dave", sessionPrefix: "", alg, audience: "my-app" });
+      const response = await fetch(`${run.url}/api/sessions`, {
+        headers: { authorization: `Bearer ${ticket}` },
+      });
+      assert.equal(response.status, 200, alg);
+      await response.body?.cancel();
+    }
+    const other = await mint(keys, { sub: "dave", sessionPrefix: "" });
+    const refused = await fetch(`${run.url}/api/sessions`, {
+      headers: { authorization: `Bearer ${other}` },
+    });
+    assert.equal(refused.status, 401, "the default audience is not my-app");
+    assert.equal(((await refused.json()) as { code: string }).code, "ticket_wrong_audience");
+    assert.ok(!run.cli.stdout().includes(SECRET) && !run.cli.stderr().includes(SECRET));
+    assert.ok(!run.cli.stderr().includes(other), "a refused ticket is not logged");
+  } finally {
+    await stop(run.cli);
   }
 });
 

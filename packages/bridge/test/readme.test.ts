@@ -41,6 +41,18 @@ if (runtime === "node") {
     );
   });
 
+  test("README example hono-tickets.ts: a Hono app mints its user's ticket; the user reaches their sessions", () => {
+    const out = run("hono-tickets.ts");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const printed =
+      "without a login: 401\npi answered: Echo: Hello from Ada\nAda's sessions: notes\n";
+    assert.equal(out, printed);
+    assert.ok(
+      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
+      "the README shows what it prints",
+    );
+  });
+
   test("README example history.ts: stop, rename, list, resume and delete a session", () => {
     const out = run("history.ts");
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

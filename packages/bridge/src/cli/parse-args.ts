@@ -2,6 +2,7 @@
  * The CLI's command line: parsed and checked in full before anything starts, so a mistake is one
  * line and exit code 2, never a stack trace from deep inside the server.
  */
+import { createPublicKey } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
@@ -9,6 +10,7 @@ import type { BridgeLimits } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { createCommandPolicy } from "../security/command-policy.ts";
 import { defaultSessionsDir } from "../security/sessions-dir.ts";
+import { createTicketVerifier, type TicketOptions } from "../security/tickets.ts";
 import { assertUsableToken } from "../security/token.ts";
 import type { ServeBridgeOptions } from "../serve-options.ts";
 
@@ -24,6 +26,15 @@ Options:
   --token-file <path>    Read the token from this file (first line)
   --token <t>            The token; visible to every user in \`ps\`: prefer --token-file or
                          $PI_KIT_BRIDGE_TOKEN. Without any of them a token is generated and printed once
+  --ticket-secret-file <path>
+                         Accept per-user tickets (JWT, HS256) signed with the secret in this file
+                         (first line, at least 32 bytes): each user gets their own sessions
+  --ticket-public-key-file <path>
+                         Accept per-user tickets (JWT, EdDSA) signed by the private half of this
+                         Ed25519 public key (SPKI PEM)
+  --ticket-audience <aud>
+                         The audience tickets must name (default pi-kit-bridge)
+  --ticket-issuer <iss>  The issuer tickets must name (default: not checked)
   --origin <origin>      Allow a browser origin (repeatable; "*" allows any)
   --allow <types>        Only these record types (comma-separated, repeatable)
   --deny <types>         Refuse these record types, e.g. bash (comma-separated, repeatable)
@@ -97,6 +108,7 @@ export function parseArgs(
   const sandboxHide: string[] = [];
   const secretFiles: string[] = [];
   let sandboxNetwork = true;
+  const tickets: { -readonly [K in keyof TicketOptions]: TicketOptions[K] } = {};
   for (let i = 0; i < own.length; i++) {
     const flag = own[i] as string;
     const value = (): string => {
@@ -139,10 +151,25 @@ export function parseArgs(
         break;
       case "--token-file": {
         const path = resolve(value());
-        setToken({ value: readTokenFile(path, warnings), source: "file" });
+        setToken({ value: readSecretFile(path, "token", warnings), source: "file" });
         secretFiles.push(path);
         break;
       }
+      case "--ticket-secret-file": {
+        const path = resolve(value());
+        tickets.secret = readSecretFile(path, "ticket secret", warnings);
+        secretFiles.push(path);
+        break;
+      }
+      case "--ticket-public-key-file":
+        tickets.publicKey = readPublicKey(resolve(value()));
+        break;
+      case "--ticket-audience":
+        tickets.audience = value();
+        break;
+      case "--ticket-issuer":
+        tickets.issuer = value();
+        break;
       case "--origin":
         origins.push(value());
         break;
@@ -205,9 +232,15 @@ export function parseArgs(
   if (command === undefined)
     throw new UsageError("Give the pi command after --, e.g. -- pi --mode rpc");
   const policy = { ...(allow.length > 0 ? { allow } : {}), deny };
+  const useTickets = tickets.secret !== undefined || tickets.publicKey !== undefined;
+  if (!useTickets && (tickets.audience !== undefined || tickets.issuer !== undefined))
+    throw new UsageError(
+      "--ticket-audience and --ticket-issuer need --ticket-secret-file or --ticket-public-key-file",
+    );
   try {
     if (token !== undefined) assertUsableToken(token.value);
     createCommandPolicy(policy);
+    if (useTickets) createTicketVerifier(tickets);
   } catch (error) {
     if (error instanceof BridgeError) throw new UsageError(error.message);
     throw error;
@@ -222,6 +255,7 @@ export function parseArgs(
       // pi inherits the bridge's environment, but never the bridge's own token.
       pi: { command, args, env: { [TOKEN_ENV]: undefined } },
       ...(token === undefined ? {} : { token: token.value }),
+      ...(useTickets ? { tickets } : {}),
       sessionsDir: sessionsDir ?? defaultSessionsDir(env),
       origins,
       policy,
@@ -252,20 +286,45 @@ export function isLoopback(host: string): boolean {
   return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
-/** The first line of a token file; warns when others may read the file. */
-function readTokenFile(path: string, warnings: string[]): string {
+/** The first line of a secret's file (`what`: "token"); warns when others may read the file. */
+function readSecretFile(path: string, what: string, warnings: string[]): string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
     const mode = statSync(path).mode;
     if (process.platform !== "win32" && (mode & 0o077) !== 0)
-      warnings.push(`The token file ${path} can be read by other users: run \`chmod 600 ${path}\``);
+      warnings.push(
+        `The ${what} file ${path} can be read by other users: run \`chmod 600 ${path}\``,
+      );
   } catch (error) {
-    throw new UsageError(`Cannot read the token file ${path}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot read the ${what} file ${path}: ${(error as Error).message}`);
   }
-  const token = text.split(/\r?\n/, 1)[0]?.trim() ?? "";
-  if (token === "") throw new UsageError(`The token file ${path} is empty`);
-  return token;
+  const secret = text.split(/\r?\n/, 1)[0]?.trim() ?? "";
+  if (secret === "") throw new UsageError(`The ${what} file ${path} is empty`);
+  return secret;
+}
+
+/** An Ed25519 public key file (SPKI PEM), checked here so a wrong key is one line at start. */
+function readPublicKey(path: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `Cannot read the ticket public key file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let type: string | undefined;
+  try {
+    type = createPublicKey(pem).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== "ed25519" || !pem.includes("-----BEGIN PUBLIC KEY-----"))
+    throw new UsageError(
+      `The ticket public key file ${path} must hold an Ed25519 public key (SPKI PEM)`,
+    );
+  return pem;
 }
 
 /** A value from the command line, quoted and cut short, for an error message. */

@@ -1,12 +1,16 @@
 /**
- * The session API, which is the history: `GET /api/sessions` lists every session in the sessions
- * directory (running or not, paged), `POST /api/sessions` creates or opens one, `GET`, `PATCH`
- * (rename) and `DELETE` act on one, and `POST /api/sessions/:name/stop` stops its pi. Bodies and
- * answers are the `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check
- * run before these, in the bridge.
+ * The session API, which is the history of the caller's owner (the bridge's own sessions, or a
+ * ticket user's): `GET /api/sessions` lists every session (running or not, paged; with a ticket,
+ * those it opens), `POST /api/sessions` creates or opens one, `GET`, `PATCH` (rename) and `DELETE`
+ * act on one, and `POST /api/sessions/:name/stop` stops its pi. Bodies and answers are the
+ * `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check run before
+ * these, in the bridge, which says what the caller may reach.
  */
 import { type Context, Hono } from "hono";
 import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
+import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
+import { TicketError, TicketRefusal } from "../security/tickets.ts";
+import type { Access } from "../sessions/access.ts";
 import type { BridgeHistory } from "../sessions/bridge-history.ts";
 
 /** Request body of `POST /api/sessions`. */
@@ -26,21 +30,54 @@ export const DEFAULT_PAGE_SIZE = 50;
 /** The largest page the API serves; larger `limit`s are capped to it. */
 export const MAX_PAGE_SIZE = 200;
 
-/** The session API routes, to mount under `/api`. */
-export function sessionRoutes(history: BridgeHistory): Hono {
+/** What a request reaches: its access, and the history of the owner it reaches. */
+export interface RequestScope extends Access {
+  readonly history: BridgeHistory;
+}
+
+/** The session API routes, to mount under `/api`; `scopeOf` says what a request reaches. */
+export function sessionRoutes(scopeOf: (c: Context) => RequestScope, logger: BridgeLogger): Hono {
   const api = new Hono();
+  /** The scope of a request on session `name`, when it may `change` it; throws a `TicketError` otherwise. */
+  const scopeFor = (c: Context, name: string, change: boolean): RequestScope => {
+    const scope = scopeOf(c);
+    if (change && scope.readOnly) {
+      throw new TicketError(TicketRefusal.ReadOnly, "The ticket is read-only");
+    }
+    if (!scope.allows(name)) {
+      throw new TicketError(TicketRefusal.NotInTicket, "The ticket does not open this session");
+    }
+    return scope;
+  };
+  const fail = (c: Context, error: unknown): Response => {
+    if (error instanceof TicketError) {
+      const name = c.req.param("name");
+      safeLog(logger, {
+        event: "connection_rejected",
+        status: error.status,
+        reason: error.message,
+        code: error.code,
+        ...(name === undefined ? {} : { session: logLabel(name, 64) }),
+        origin: originLabel(c.req.header("origin")),
+      });
+      return c.json({ error: error.message, code: error.code }, error.status);
+    }
+    return failure(c, error);
+  };
 
   api.get("/sessions", async (c) => {
     try {
       const limit = pageSize(c.req.query("limit"));
+      const { history, limited, allows } = scopeOf(c);
       const page = await history.list({
         limit,
         cursor: c.req.query("cursor") || undefined,
         query: c.req.query("q") || undefined,
+        only: limited ? allows : undefined,
       });
       return c.json(page);
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 
@@ -52,50 +89,56 @@ export function sessionRoutes(history: BridgeHistory): Hono {
         throw new BridgeError(BridgeErrorCode.InvalidRequest, "`name` must be a string");
       }
       const name = raw ?? randomName();
+      const { history } = scopeFor(c, name, true);
       const { existed } = await history.open(name, true);
       const session = await history.get(name);
       return c.json({ session }, existed ? 200 : 201);
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 
   api.get("/sessions/:name", async (c) => {
     try {
-      const session = await history.get(c.req.param("name"));
+      const name = c.req.param("name");
+      const session = await scopeFor(c, name, false).history.get(name);
       if (session === undefined) return c.json({ error: "No such session" }, 404);
       return c.json({ session });
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 
   api.patch("/sessions/:name", async (c) => {
     try {
+      const name = c.req.param("name") as string;
+      const { history } = scopeFor(c, name, true);
       const body = await jsonBody(c, 'The body must be JSON: {"title": string}');
       if (typeof body.title !== "string") {
         throw new BridgeError(BridgeErrorCode.InvalidRequest, "`title` must be a string");
       }
-      return c.json({ session: await history.rename(c.req.param("name"), body.title) });
+      return c.json({ session: await history.rename(name, body.title) });
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 
   api.delete("/sessions/:name", async (c) => {
     try {
-      await history.delete(c.req.param("name"));
+      const name = c.req.param("name");
+      await scopeFor(c, name, true).history.delete(name);
       return c.body(null, 204);
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 
   api.post("/sessions/:name/stop", async (c) => {
     try {
-      return c.json({ session: await history.stop(c.req.param("name")) });
+      const name = c.req.param("name");
+      return c.json({ session: await scopeFor(c, name, true).history.stop(name) });
     } catch (error) {
-      return failure(c, error);
+      return fail(c, error);
     }
   });
 

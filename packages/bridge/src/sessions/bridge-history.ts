@@ -1,11 +1,13 @@
 /**
- * The history of a bridge: every session in its sessions directory, running or not, with the
- * operations of the HTTP API. It joins the store (what is on disk) and the registry (which pi
- * runs), and keeps work on one session's files from racing that session's pi.
+ * The history of one owner of a bridge (the bridge itself, or a ticket user): every session in the
+ * owner's directory, running or not, with the operations of the HTTP API. It joins the owner's
+ * store (what is on disk) and the bridge's registry (which pi runs), and keeps work on one
+ * session's files from racing that session's pi.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/client";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
+import { BRIDGE_OWNER, sessionKey, splitKey } from "./owner.ts";
 import type { Session } from "./session.ts";
 import { assertSessionName, isSessionName, type SessionRegistry } from "./session-registry.ts";
 import { nameStoredSession } from "./store/name-stored-session.ts";
@@ -21,6 +23,8 @@ export const MAX_TITLE_CHARS = 500;
 /** Options of a {@link BridgeHistory}. */
 export interface BridgeHistoryOptions {
   readonly logger: BridgeLogger;
+  /** Whose sessions these are (see `userOwner`). Default: the bridge's own. */
+  readonly owner?: string;
 }
 
 /** Every session of a bridge, running or not. */
@@ -28,6 +32,7 @@ export class BridgeHistory {
   readonly #registry: SessionRegistry;
   readonly #store: SessionStore;
   readonly #logger: BridgeLogger;
+  readonly #owner: string;
   /** The live activity each running session's record was last read at. */
   readonly #readAt = new Map<string, number>();
   /** Work started when a pi exits, awaited on close. */
@@ -37,13 +42,16 @@ export class BridgeHistory {
     this.#registry = registry;
     this.#store = store;
     this.#logger = options.logger;
+    this.#owner = options.owner ?? BRIDGE_OWNER;
   }
 
   /** One page of the history, newest activity first. */
   async list(query: PageQuery): Promise<SessionPage> {
     await this.#store.ready;
     const names = new Set(this.#store.liveNames());
-    for (const session of this.#registry.all()) names.add(session.name);
+    for (const session of this.#registry.all()) {
+      if (splitKey(session.key).owner === this.#owner) names.add(session.name);
+    }
     await Promise.all([...names].map((name) => this.#sync(name)));
     this.#store.maybeRescan();
     try {
@@ -70,13 +78,13 @@ export class BridgeHistory {
   async open(name: string, create: boolean): Promise<{ session: Session; existed: boolean }> {
     assertSessionName(name);
     await this.#store.ready;
-    const running = this.#registry.get(name);
+    const running = this.#registry.get(this.#key(name));
     if (running?.alive) return { session: running, existed: true };
     const existed = running !== undefined || (await this.#store.refresh(name)) !== undefined;
     if (!existed && !create) {
       throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
     }
-    const { session } = await this.#registry.open(name);
+    const { session } = await this.#registry.open(this.#key(name));
     await this.#sync(name, true);
     return { session, existed };
   }
@@ -95,7 +103,7 @@ export class BridgeHistory {
       );
     }
     await this.#store.ready;
-    await this.#registry.exclusive(name, async ({ session }) => {
+    await this.#registry.exclusive(this.#key(name), async ({ session }) => {
       if (session?.alive) await session.setName(clean);
       else await nameStoredSession(this.#store, name, clean);
     });
@@ -106,7 +114,7 @@ export class BridgeHistory {
   async stop(name: string): Promise<SessionSummary> {
     assertSessionName(name);
     await this.#store.ready;
-    await this.#registry.exclusive(name, async (held) => {
+    await this.#registry.exclusive(this.#key(name), async (held) => {
       const session = held.session;
       await held.stop("closed");
       if (session !== undefined) await this.#settle(session);
@@ -118,7 +126,7 @@ export class BridgeHistory {
   async delete(name: string): Promise<void> {
     assertSessionName(name);
     await this.#store.ready;
-    await this.#registry.exclusive(name, async (held) => {
+    await this.#registry.exclusive(this.#key(name), async (held) => {
       const stopped = await held.stop("deleted");
       const record = await this.#store.refresh(name);
       if (stopped === undefined && record === undefined) {
@@ -126,7 +134,7 @@ export class BridgeHistory {
       }
       await this.#store.remove(name);
       this.#readAt.delete(name);
-      safeLog(this.#logger, { event: "session_deleted", session: name });
+      safeLog(this.#logger, { event: "session_deleted", session: this.#key(name) });
     });
   }
 
@@ -136,13 +144,13 @@ export class BridgeHistory {
    */
   exited(session: Session): void {
     const work = this.#registry
-      .exclusive(session.name, async (held) => {
+      .exclusive(session.key, async (held) => {
         if (!held.session?.alive) await this.#settle(session);
       })
       .catch((error) => {
         safeLog(this.#logger, {
           event: "history_error",
-          operation: `exit of ${session.name}`,
+          operation: `exit of ${session.key}`,
           error: describeError(error),
         });
       });
@@ -170,6 +178,10 @@ export class BridgeHistory {
     this.#readAt.delete(session.name);
   }
 
+  #key(name: string): string {
+    return sessionKey(this.#owner, name);
+  }
+
   async #summaryOf(name: string): Promise<SessionSummary> {
     await this.#sync(name, true);
     const summary = this.#store.summary(name);
@@ -184,7 +196,7 @@ export class BridgeHistory {
    * since they were last read (or `force`).
    */
   async #sync(name: string, force = false): Promise<void> {
-    const live = this.#registry.get(name)?.live();
+    const live = this.#registry.get(this.#key(name))?.live();
     const activity = live?.lastActivityMs;
     if (force || this.#store.record(name) === undefined || activity !== this.#readAt.get(name)) {
       await this.#store.refresh(name);

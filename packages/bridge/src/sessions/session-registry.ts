@@ -1,13 +1,14 @@
 /**
- * The running sessions of a bridge by name: starting (or resuming) under the cap, lookup,
- * stopping, and the reaper that stops sessions left without a client past the grace period (or
- * idle past `idleMs`). Starting, stopping and {@link SessionRegistry.exclusive} tasks run one at a
- * time per name.
+ * The running sessions of a bridge by key (owner and name, see `owner.ts`; the name alone for the
+ * bridge's own sessions): starting (or resuming) under the cap, lookup, stopping, and the reaper
+ * that stops sessions left without a client past the grace period (or idle past `idleMs`).
+ * Starting, stopping and {@link SessionRegistry.exclusive} tasks run one at a time per key.
  */
 import { join } from "node:path";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { safeLog } from "../logger.ts";
 import { KeyedLock } from "./keyed-lock.ts";
+import { isOwner, splitKey } from "./owner.ts";
 import {
   type CloseReason,
   Session,
@@ -34,6 +35,15 @@ export function assertSessionName(name: string): void {
   }
 }
 
+/**
+ * Whether `key` is a session key: a session name, or `_users/<user>/<name>` (see `userOwner`).
+ * Such a key is a safe path below the sessions directory.
+ */
+export function isSessionKey(key: string): boolean {
+  const { owner, name } = splitKey(key);
+  return isSessionName(name) && isOwner(owner);
+}
+
 /** Limits and timings of the registry. */
 export interface RegistrySettings extends SessionSettings {
   /** Directory holding one sub-directory per session. */
@@ -44,8 +54,8 @@ export interface RegistrySettings extends SessionSettings {
   readonly graceMs: number;
   /** How long an attached session may see no record either way; 0 disables. */
   readonly idleMs: number;
-  /** Plans how session `name`'s pi starts, e.g. on its latest session file. Default: fresh. */
-  readonly planStart?: (name: string) => Promise<StartPlan>;
+  /** Plans how session `key`'s pi starts, e.g. on its latest session file. Default: fresh. */
+  readonly planStart?: (key: string) => Promise<StartPlan>;
   /** Called once a session's pi has exited, whatever ended it. */
   readonly onExit?: (session: Session) => void;
 }
@@ -78,9 +88,9 @@ export class SessionRegistry {
     (this.#reaper as { unref?: () => void }).unref?.();
   }
 
-  /** The live or exited session called `name`. */
-  get(name: string): Session | undefined {
-    return this.#sessions.get(name);
+  /** The live or exited session with this key. */
+  get(key: string): Session | undefined {
+    return this.#sessions.get(key);
   }
 
   /** Every session the registry holds (running, or exited and not reaped yet). */
@@ -101,37 +111,38 @@ export class SessionRegistry {
   }
 
   /**
-   * Returns the running session `name`, starting its pi when it has none (or its pi has exited):
+   * Returns the running session `key`, starting its pi when it has none (or its pi has exited):
    * on the session's latest file when it has one (see `planStart`). `created` tells whether a pi
    * was spawned. Throws a `BridgeError`: `invalid_session_name`, `too_many_sessions`,
    * `session_unreadable`, `spawn_failed` or `closing`.
    */
-  open(name: string): Promise<{ session: Session; created: boolean }> {
-    assertSessionName(name);
-    return this.#lock.run(name, () => this.#open(name));
+  open(key: string): Promise<{ session: Session; created: boolean }> {
+    // A key is a name for the bridge's own sessions, so a bad one gets the name's error.
+    if (!isSessionKey(key)) assertSessionName("");
+    return this.#lock.run(key, () => this.#open(key));
   }
 
-  /** Stops session `name` gracefully and forgets it (its files stay); `undefined` when there is none. */
-  close(name: string, reason: CloseReason = "closed"): Promise<SessionInfo | undefined> {
-    return this.#lock.run(name, () => this.#stop(name, reason));
+  /** Stops session `key` gracefully and forgets it (its files stay); `undefined` when there is none. */
+  close(key: string, reason: CloseReason = "closed"): Promise<SessionInfo | undefined> {
+    return this.#lock.run(key, () => this.#stop(key, reason));
   }
 
   /**
-   * Runs `task` while no other start, stop or exclusive task runs for session `name`: for work on
+   * Runs `task` while no other start, stop or exclusive task runs for session `key`: for work on
    * the session's files that must not race its pi.
    */
-  exclusive<T>(name: string, task: (held: HeldSession) => Promise<T>): Promise<T> {
-    return this.#lock.run(name, () =>
+  exclusive<T>(key: string, task: (held: HeldSession) => Promise<T>): Promise<T> {
+    return this.#lock.run(key, () =>
       task({
-        session: this.#sessions.get(name),
-        stop: (reason) => this.#stop(name, reason),
+        session: this.#sessions.get(key),
+        stop: (reason) => this.#stop(key, reason),
       }),
     );
   }
 
-  async #open(name: string): Promise<{ session: Session; created: boolean }> {
+  async #open(key: string): Promise<{ session: Session; created: boolean }> {
     if (this.#closing) throw new BridgeError(BridgeErrorCode.Closing, "The bridge is closing");
-    const existing = this.#sessions.get(name);
+    const existing = this.#sessions.get(key);
     if (existing?.alive) return { session: existing, created: false };
     // An exited session is replaced by a new pi on the same session directory.
     if (existing === undefined && this.size >= this.#settings.maxSessions) {
@@ -141,25 +152,26 @@ export class SessionRegistry {
       );
     }
     const starting = (async () => {
-      const plan = (await this.#settings.planStart?.(name)) ?? { args: [] };
-      return Session.start(name, join(this.#settings.sessionsDir, name), this.#settings, plan);
+      const plan = (await this.#settings.planStart?.(key)) ?? { args: [] };
+      const dir = join(this.#settings.sessionsDir, key);
+      return Session.start(splitKey(key).name, dir, this.#settings, plan, key);
     })();
-    this.#starting.set(name, starting);
+    this.#starting.set(key, starting);
     try {
       const session = await starting;
-      this.#sessions.set(name, session);
+      this.#sessions.set(key, session);
       void session.exited.then(() => this.#settings.onExit?.(session));
       return { session, created: true };
     } finally {
-      this.#starting.delete(name);
+      this.#starting.delete(key);
     }
   }
 
-  async #stop(name: string, reason: CloseReason): Promise<SessionInfo | undefined> {
-    const session = this.#sessions.get(name);
+  async #stop(key: string, reason: CloseReason): Promise<SessionInfo | undefined> {
+    const session = this.#sessions.get(key);
     if (session === undefined) return undefined;
     await session.close(reason);
-    if (this.#sessions.get(name) === session) this.#sessions.delete(name);
+    if (this.#sessions.get(key) === session) this.#sessions.delete(key);
     return session.info();
   }
 
@@ -171,17 +183,17 @@ export class SessionRegistry {
       if (reason === undefined) continue;
       this.#reaping.add(session);
       this.#lock
-        .run(session.name, async () => {
-          // Decided again in turn: a client may have come back, or the name may have a new pi.
-          if (this.#sessions.get(session.name) !== session) return;
+        .run(session.key, async () => {
+          // Decided again in turn: a client may have come back, or the key may have a new pi.
+          if (this.#sessions.get(session.key) !== session) return;
           const still = this.#reapReason(session, performance.now(), Date.now());
           if (still === undefined) return;
           safeLog(this.#settings.logger, {
             event: "session_reaped",
-            session: session.name,
+            session: session.key,
             reason: still,
           });
-          await this.#stop(session.name, still);
+          await this.#stop(session.key, still);
         })
         .catch(() => {
           // close() only awaits the stop sequence, which ends with SIGKILL; nothing left to do.
@@ -205,7 +217,7 @@ export class SessionRegistry {
     await Promise.all(
       [...this.#sessions.values()].map(async (session) => {
         await session.close("shutdown");
-        this.#sessions.delete(session.name);
+        this.#sessions.delete(session.key);
       }),
     );
   }

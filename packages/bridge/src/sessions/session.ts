@@ -134,6 +134,8 @@ export interface SessionSettings {
 export class Session {
   /** The session's name. */
   readonly name: string;
+  /** Its key in the registry: the name, or `_users/<user>/<name>` for a ticket user's session. */
+  readonly key: string;
   /** The session directory, where pi keeps its session files. */
   readonly dir: string;
   /** Settles once pi has exited. */
@@ -167,12 +169,14 @@ export class Session {
 
   private constructor(
     name: string,
+    key: string,
     dir: string,
     transport: ChildProcessTransport,
     settings: SessionSettings,
     plan: StartPlan,
   ) {
     this.name = name;
+    this.key = key;
     this.dir = dir;
     this.#settings = settings;
     this.#plan = plan;
@@ -197,6 +201,7 @@ export class Session {
     dir: string,
     settings: SessionSettings,
     plan: StartPlan = { args: [] },
+    key: string = name,
   ): Promise<Session> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     let transport: ChildProcessTransport;
@@ -223,7 +228,7 @@ export class Session {
         cause,
       });
     }
-    const session = new Session(name, dir, transport, settings, plan);
+    const session = new Session(name, key, dir, transport, settings, plan);
     if (plan.name !== undefined) {
       // Written before any client's command, so pi has the name before anything else.
       session.setName(plan.name).catch(() => {
@@ -232,7 +237,7 @@ export class Session {
     }
     safeLog(settings.logger, {
       event: "session_created",
-      session: name,
+      session: key,
       pid: transport.pid ?? null,
       ...(plan.resumedFrom === undefined ? {} : { resumedFrom: plan.resumedFrom }),
     });
@@ -381,7 +386,7 @@ export class Session {
         connection?.close(BridgeCloseCode.SessionClosed, closeReason({ reason }));
       }
       await this.#transport.close();
-      safeLog(this.#settings.logger, { event: "session_closed", session: this.name, reason });
+      safeLog(this.#settings.logger, { event: "session_closed", session: this.key, reason });
     }
     return this.exited;
   }
@@ -438,7 +443,7 @@ export class Session {
     if (typeof frame !== "string") {
       safeLog(this.#settings.logger, {
         event: "pi_record_error",
-        session: this.name,
+        session: this.key,
         error: frame.message,
       });
       return undefined;
@@ -535,7 +540,7 @@ export class Session {
     this.#exit = exit;
     safeLog(this.#settings.logger, {
       event: "pi_exit",
-      session: this.name,
+      session: this.key,
       exitCode,
       signal,
       stderrTail,

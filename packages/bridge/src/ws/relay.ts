@@ -6,7 +6,7 @@
 import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
 import { BridgeCloseCode, closeReason, tooBigReason } from "../close-codes.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
-import type { CommandPolicy } from "../security/command-policy.ts";
+import { type CommandPolicy, DENIED_PREFIX } from "../security/command-policy.ts";
 import { TokenBucket } from "../security/rate-limit.ts";
 import type { Session, SessionConnection } from "../sessions/session.ts";
 import type { WebSocketRuntime } from "./runtime.ts";
@@ -33,6 +33,8 @@ export interface RelayContext {
   readonly limits: RelayLimits;
   readonly logger: BridgeLogger;
   readonly origin: string | null;
+  /** The connection may watch but never control (a read-only ticket). Default `false`. */
+  readonly readOnly?: boolean;
 }
 
 let nextConnectionId = 1;
@@ -45,7 +47,7 @@ export function relayEvents(context: RelayContext): WSEvents<unknown> {
       connection = new SocketConnection(ws, context);
       safeLog(context.logger, {
         event: "connection_open",
-        session: context.session.name,
+        session: context.session.key,
         connection: connection.id,
         origin: context.origin,
       });
@@ -60,7 +62,7 @@ export function relayEvents(context: RelayContext): WSEvents<unknown> {
       context.session.detach(connection);
       safeLog(context.logger, {
         event: "connection_close",
-        session: context.session.name,
+        session: context.session.key,
         connection: connection.id,
         code: event.code,
         reason: event.reason,
@@ -105,7 +107,7 @@ class SocketConnection implements SessionConnection {
       if (performance.now() - start > stallTimeoutMs) {
         safeLog(this.#context.logger, {
           event: "connection_stalled",
-          session: this.#context.session.name,
+          session: this.#context.session.key,
           connection: this.id,
           bufferedAmount: buffered,
         });
@@ -161,12 +163,33 @@ class SocketConnection implements SessionConnection {
     if (!decision.ok) {
       safeLog(this.#context.logger, {
         event: "command_denied",
-        session: session.name,
+        session: session.key,
         connection: this.id,
         command: decision.type,
         reason: decision.reason,
       });
       this.send(decision.response);
+      return;
+    }
+    // A watcher may ask pi what it knows (`get_*`), never change anything or answer a dialog.
+    if (this.#context.readOnly === true && !decision.type.startsWith("get_")) {
+      safeLog(this.#context.logger, {
+        event: "command_denied",
+        session: session.key,
+        connection: this.id,
+        command: decision.type,
+        reason: "read_only",
+      });
+      const { id } = JSON.parse(decision.line) as { id?: unknown };
+      this.send(
+        JSON.stringify({
+          type: "response",
+          ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
+          command: decision.type,
+          success: false,
+          error: `${DENIED_PREFIX}this connection is read-only`,
+        }),
+      );
       return;
     }
     if (!session.write(decision.line, decision.uiResponseId)) {

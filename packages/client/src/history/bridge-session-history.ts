@@ -3,6 +3,7 @@
  * browsers, Node, Deno and Bun. Every call takes an `AbortSignal` and rejects with a
  * {@link SessionHistoryError}.
  */
+import { type BridgeToken, resolveToken } from "../transports/websocket/protocols.ts";
 import { codeForStatus, SessionHistoryError, SessionHistoryErrorCode } from "./history-error.ts";
 import type {
   SessionHistory,
@@ -18,8 +19,11 @@ export interface BridgeSessionHistoryOptions {
    * (`https://app.example/pi`, or `/pi` in a page of the same origin).
    */
   readonly baseUrl: string | URL;
-  /** The bridge's token, sent as `Authorization: Bearer <token>`; omit it when a proxy adds it. */
-  readonly token?: string;
+  /**
+   * The bridge's token or a per-user ticket, sent as `Authorization: Bearer <token>`, or a function
+   * returning a fresh one for each call; omit it when a proxy adds it.
+   */
+  readonly token?: BridgeToken;
   /** The `fetch` to use. Default: the global one. */
   readonly fetch?: typeof fetch;
 }
@@ -38,7 +42,7 @@ export interface HistoryCallOptions {
  */
 export class BridgeSessionHistory implements SessionHistory {
   readonly #base: string;
-  readonly #token: string | undefined;
+  readonly #token: BridgeToken | undefined;
   readonly #fetch: typeof fetch;
 
   constructor(options: BridgeSessionHistoryOptions) {
@@ -114,8 +118,18 @@ export class BridgeSessionHistory implements SessionHistory {
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const headers: Record<string, string> = { accept: "application/json" };
-    if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
+    if (this.#token !== undefined) {
+      try {
+        headers.authorization = `Bearer ${await resolveToken(this.#token)}`;
+      } catch (error) {
+        throw new SessionHistoryError(
+          SessionHistoryErrorCode.Unauthorized,
+          "The token function failed",
+          { cause: error },
+        );
+      }
+    }
     let response: Response;
     try {
       response = await this.#fetch(`${this.#base}${path}`, {

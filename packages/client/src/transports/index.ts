@@ -47,7 +47,7 @@ export {
   type SocketClose,
   WebSocketCloseError,
 } from "./websocket/connection-state.ts";
-export { PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./websocket/protocols.ts";
+export { type BridgeToken, PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./websocket/protocols.ts";
 export type {
   WebSocketConstructor,
   WebSocketEventLike,

@@ -40,6 +40,8 @@ export interface PageQuery {
   readonly cursor?: string | undefined;
   /** Only titles containing this text, case-insensitively. */
   readonly query?: string | undefined;
+  /** Only sessions whose name passes (a ticket's sessions). */
+  readonly only?: ((name: string) => boolean) | undefined;
 }
 
 /** The sessions of a sessions directory, in history order. */
@@ -104,7 +106,7 @@ export class SessionIndex {
   }
 
   /** One page, newest activity first. Throws {@link InvalidCursorError} for a foreign cursor. */
-  page({ limit, cursor, query }: PageQuery): SessionPage {
+  page({ limit, cursor, query, only }: PageQuery): SessionPage {
     const order = this.#ordered();
     let at = 0;
     if (cursor !== undefined) {
@@ -126,6 +128,7 @@ export class SessionIndex {
     for (; at < order.length; at++) {
       const entry = order[at] as Indexed;
       if (needle !== "" && !entry.title.includes(needle)) continue;
+      if (only !== undefined && !only(entry.name)) continue;
       if (sessions.length === limit) {
         more = true;
         break;

@@ -4,6 +4,18 @@ export const PROTOCOL_V1 = "pi-kit.v1";
 /** Prefix of the subprotocol entry that carries the bearer token. */
 export const TOKEN_PROTOCOL_PREFIX = "pi-kit.token.";
 
+/**
+ * What a client presents to the bridge: its token or a per-user ticket, or a function returning
+ * one, called for every connection and call (tickets are short-lived, so each reconnect gets a
+ * fresh one).
+ */
+export type BridgeToken = string | (() => string | Promise<string>);
+
+/** The token of `token` for this connection or call. */
+export async function resolveToken(token: BridgeToken): Promise<string> {
+  return typeof token === "function" ? token() : token;
+}
+
 // RFC 6455 subprotocols are RFC 7230 tokens; base64url and hex tokens fit, `=` padding does not.
 const TOKEN_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

@@ -15,7 +15,7 @@ import {
   WebSocketCloseError,
 } from "./connection-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
-import { offeredProtocols, socketUrl } from "./protocols.ts";
+import { type BridgeToken, offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
 import {
   globalWebSocket,
   messageText,
@@ -40,8 +40,13 @@ const STABLE_MS = 2000;
 export interface WebSocketTransportOptions {
   /** The session's WebSocket URL, e.g. `wss://host/sessions/main/ws` (`http(s):` and, in a page, relative URLs work too). */
   readonly url: string | URL;
-  /** The bridge token; sent as the `pi-kit.token.<token>` subprotocol, never in the URL. */
-  readonly token?: string;
+  /**
+   * The bridge token or a per-user ticket, sent as the `pi-kit.token.<token>` subprotocol, never
+   * in the URL; or a function returning a fresh one for each connection (tickets are short-lived).
+   * A function that throws, or returns a token a WebSocket cannot carry, counts as a connection
+   * that failed: it is retried with backoff.
+   */
+  readonly token?: BridgeToken;
   /** More subprotocols to offer after `pi-kit.v1` and the token. */
   readonly protocols?: readonly string[];
   /** Reconnect timing, or `false` to close for good on the first drop. */
@@ -100,7 +105,10 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   readonly writable: WritableStream<string>;
   readonly closed: Promise<TransportCloseInfo>;
   readonly #queue: FrameQueue;
-  readonly #protocols: string[];
+  /** The subprotocols to offer: at once for a static token, after asking a token function. */
+  readonly #offer: () => string[] | Promise<string[]>;
+  /** Counts token requests, so a late answer for an abandoned attempt is ignored. */
+  #tokenRequests = 0;
   readonly #Socket: WebSocketConstructor;
   readonly #backoff: Backoff;
   readonly #connectTimeoutMs: number;
@@ -122,7 +130,13 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   constructor(options: WebSocketTransportOptions) {
     super();
     this.url = socketUrl(options.url);
-    this.#protocols = offeredProtocols(options.token, options.protocols);
+    const { token, protocols } = options;
+    // A static token and the extra protocols are checked now; a function's token on each use.
+    const offered = offeredProtocols(typeof token === "function" ? undefined : token, protocols);
+    this.#offer =
+      typeof token === "function"
+        ? async () => offeredProtocols(await resolveToken(token), protocols)
+        : () => offered;
     const Socket = options.WebSocket ?? globalWebSocket();
     if (Socket === undefined) {
       throw new TypeError(
@@ -216,9 +230,30 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   }
 
   #open(): void {
+    const offer = this.#offer();
+    if (Array.isArray(offer)) {
+      this.#connect(offer);
+      return;
+    }
+    const request = ++this.#tokenRequests;
+    const stale = (): boolean =>
+      request !== this.#tokenRequests || this.#final !== undefined || this.#closeRequested;
+    offer.then(
+      (protocols) => {
+        if (!stale()) this.#connect(protocols);
+      },
+      (error: unknown) => {
+        if (stale()) return;
+        const message = error instanceof Error ? error.message : String(error);
+        this.#dropped({ code: 1006, reason: `no token for the connection: ${message}` });
+      },
+    );
+  }
+
+  #connect(protocols: string[]): void {
     let socket: WebSocketLike;
     try {
-      socket = new this.#Socket(this.url, this.#protocols);
+      socket = new this.#Socket(this.url, protocols);
     } catch (error) {
       this.#finish({ reason: "error", error });
       return;

@@ -1,0 +1,237 @@
+/**
+ * Per-user tickets: short-lived JWTs an application's backend signs for its logged-in user (HS256
+ * with a shared secret, or EdDSA with a key pair whose public half the bridge holds). A ticket
+ * names the user (`sub`), the sessions it opens (`sessions`, `sessionPrefix`), its expiry (`exp`)
+ * and optionally `readOnly`. It travels where the static token does.
+ */
+import { errors, importSPKI, type JWTPayload, jwtVerify } from "jose";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+
+/** The audience a ticket must name when the bridge is given none. */
+export const DEFAULT_TICKET_AUDIENCE = "pi-kit-bridge";
+/** The most UTF-8 bytes of a ticket's `sub`. */
+export const MAX_TICKET_SUBJECT_BYTES = 256;
+/** The fewest bytes of an HS256 secret (RFC 7518: at least the hash size). */
+const MIN_SECRET_BYTES = 32;
+/** How far clocks may disagree, in seconds. */
+const CLOCK_TOLERANCE_S = 5;
+
+/** How the bridge checks tickets: at least one of `secret` and `publicKey`. */
+export interface TicketOptions {
+  /** HS256 shared secret, at least 32 bytes. Keep it out of logs and command lines. */
+  readonly secret?: string | Uint8Array;
+  /** EdDSA (Ed25519) public key: SPKI PEM (`-----BEGIN PUBLIC KEY-----`) or a `CryptoKey`. */
+  readonly publicKey?: string | CryptoKey;
+  /** The `aud` a ticket must name. Default `"pi-kit-bridge"`. */
+  readonly audience?: string;
+  /** The `iss` a ticket must name, when set. */
+  readonly issuer?: string;
+}
+
+/** The claims of a ticket (see {@link TicketOptions}); `exp` is required. */
+export interface TicketClaims extends JWTPayload {
+  /** The user: their sessions live in a directory of their own. */
+  readonly sub: string;
+  /** Session names the ticket opens exactly. */
+  readonly sessions?: readonly string[];
+  /** Session names starting with this open too (`""`: every session of the user). */
+  readonly sessionPrefix?: string;
+  /** The holder watches: no commands, no dialog answers, no changes through the API. */
+  readonly readOnly?: boolean;
+}
+
+/** What a verified ticket grants. */
+export interface TicketGrant {
+  /** The user (`sub`). */
+  readonly user: string;
+  /** Whether session `name` is one the ticket opens. */
+  allows(name: string): boolean;
+  /** Whether it opens every session of the user (`sessionPrefix: ""`). */
+  readonly allowsAll: boolean;
+  /** The holder may only watch. */
+  readonly readOnly: boolean;
+}
+
+/** Why a ticket was refused (a 401, close 4401) or a request it does not allow (a 403, close 4403). */
+export const TicketRefusal = {
+  /** `exp` has passed. */
+  Expired: "ticket_expired",
+  /** `nbf` (or `iat`) is in the future. */
+  NotYetValid: "ticket_not_yet_valid",
+  /** The signature does not verify, or the algorithm is not one the bridge accepts (`none`). */
+  BadSignature: "ticket_bad_signature",
+  /** `aud` (or `iss`) is not the bridge's. */
+  WrongAudience: "ticket_wrong_audience",
+  /** Not a JWT, or a claim is missing or of the wrong type. */
+  Malformed: "ticket_malformed",
+  /** A 403: the session is not one the ticket names. */
+  NotInTicket: "session_not_in_ticket",
+  /** A 403: a read-only ticket tried to change something. */
+  ReadOnly: "ticket_read_only",
+} as const;
+/** Why a ticket was refused, or what it does not allow. */
+export type TicketRefusal = (typeof TicketRefusal)[keyof typeof TicketRefusal];
+
+/** A ticket the bridge refuses: the `code` says why; the message names no value. */
+export class TicketError extends Error {
+  /** Why. */
+  readonly code: TicketRefusal;
+
+  constructor(code: TicketRefusal, message: string) {
+    super(message);
+    this.name = "TicketError";
+    this.code = code;
+  }
+
+  /** 403 for what a valid ticket does not allow, else 401. */
+  get status(): 401 | 403 {
+    return this.code === TicketRefusal.NotInTicket || this.code === TicketRefusal.ReadOnly
+      ? 403
+      : 401;
+  }
+}
+
+/** Verifies tickets with the keys of {@link TicketOptions}. */
+export type TicketVerifier = (ticket: string) => Promise<TicketGrant>;
+
+/** Whether `credential` has the shape of a JWT (three base64url parts), so it is a ticket and not a token. */
+export function looksLikeTicket(credential: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/.test(credential);
+}
+
+/**
+ * A verifier for `options`. Throws a `BridgeError` (`invalid_options`) for a short secret or a
+ * public key that is not PEM; a PEM that does not import is reported by {@link TicketVerifier}'s
+ * first call and by the returned `ready`.
+ */
+export function createTicketVerifier(options: TicketOptions): {
+  verify: TicketVerifier;
+  ready: Promise<void>;
+} {
+  const { secret, publicKey } = options;
+  if (secret === undefined && publicKey === undefined) {
+    throw new BridgeError(BridgeErrorCode.InvalidOptions, "Tickets need a secret or a public key");
+  }
+  const secretKey = secret === undefined ? undefined : secretBytes(secret);
+  if (secretKey !== undefined && secretKey.length < MIN_SECRET_BYTES) {
+    throw new BridgeError(
+      BridgeErrorCode.InvalidOptions,
+      `The ticket secret must be at least ${MIN_SECRET_BYTES} bytes`,
+    );
+  }
+  if (typeof publicKey === "string" && !publicKey.includes("-----BEGIN PUBLIC KEY-----")) {
+    throw new BridgeError(
+      BridgeErrorCode.InvalidOptions,
+      "The ticket public key must be an Ed25519 key in SPKI PEM (-----BEGIN PUBLIC KEY-----)",
+    );
+  }
+  const edKey: Promise<CryptoKey | undefined> =
+    typeof publicKey === "string"
+      ? importSPKI(publicKey, "EdDSA").catch((cause: unknown) => {
+          throw new BridgeError(
+            BridgeErrorCode.InvalidOptions,
+            "The ticket public key is not an Ed25519 public key",
+            { cause },
+          );
+        })
+      : Promise.resolve(publicKey);
+  // A rejection is reported through `ready` and each verification, never as unhandled.
+  edKey.catch(() => undefined);
+  const algorithms = [
+    ...(secretKey === undefined ? [] : ["HS256"]),
+    ...(publicKey === undefined ? [] : ["EdDSA"]),
+  ];
+  const audience = options.audience ?? DEFAULT_TICKET_AUDIENCE;
+
+  const verify: TicketVerifier = async (ticket) => {
+    const ed = await edKey;
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        ticket,
+        (header) => {
+          const key = header.alg === "HS256" ? secretKey : ed;
+          if (key === undefined) throw new errors.JOSEAlgNotAllowed("algorithm not allowed");
+          return key;
+        },
+        {
+          algorithms,
+          audience,
+          ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
+          requiredClaims: ["exp", "sub"],
+          clockTolerance: CLOCK_TOLERANCE_S,
+        },
+      ));
+    } catch (error) {
+      throw refusal(error);
+    }
+    return grant(payload);
+  };
+  return { verify, ready: edKey.then(() => undefined) };
+}
+
+/** The grant of a verified payload; throws a `TicketError` (`ticket_malformed`) for bad claims. */
+function grant(payload: JWTPayload): TicketGrant {
+  const { sub, sessions, sessionPrefix, readOnly } = payload as Record<string, unknown>;
+  const malformed = (what: string): TicketError =>
+    new TicketError(TicketRefusal.Malformed, `The ticket's ${what}`);
+  if (
+    typeof sub !== "string" ||
+    sub === "" ||
+    new TextEncoder().encode(sub).length > MAX_TICKET_SUBJECT_BYTES
+  ) {
+    throw malformed(`sub must be a string of 1-${MAX_TICKET_SUBJECT_BYTES} bytes`);
+  }
+  if (
+    sessions !== undefined &&
+    (!Array.isArray(sessions) || !sessions.every((s) => typeof s === "string"))
+  ) {
+    throw malformed("sessions must be an array of session names");
+  }
+  if (sessionPrefix !== undefined && typeof sessionPrefix !== "string") {
+    throw malformed("sessionPrefix must be a string");
+  }
+  if (sessions === undefined && sessionPrefix === undefined) {
+    throw malformed("sessions or sessionPrefix must say which sessions it opens");
+  }
+  if (readOnly !== undefined && typeof readOnly !== "boolean") {
+    throw malformed("readOnly must be a boolean");
+  }
+  const exact = new Set<string>((sessions as string[] | undefined) ?? []);
+  return {
+    user: sub,
+    readOnly: readOnly === true,
+    allowsAll: sessionPrefix === "",
+    allows: (name) =>
+      exact.has(name) || (sessionPrefix !== undefined && name.startsWith(sessionPrefix)),
+  };
+}
+
+/** The `TicketError` for an error of `jose`. */
+function refusal(error: unknown): TicketError {
+  if (error instanceof TicketError) return error;
+  if (error instanceof errors.JWTExpired) {
+    return new TicketError(TicketRefusal.Expired, "The ticket has expired");
+  }
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === "nbf" || error.claim === "iat") {
+      return new TicketError(TicketRefusal.NotYetValid, "The ticket is not valid yet");
+    }
+    if (error.claim === "aud" || error.claim === "iss") {
+      return new TicketError(TicketRefusal.WrongAudience, "The ticket is for another audience");
+    }
+    return new TicketError(TicketRefusal.Malformed, "The ticket lacks a required claim");
+  }
+  if (
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JOSEAlgNotAllowed ||
+    error instanceof errors.JOSENotSupported
+  ) {
+    return new TicketError(TicketRefusal.BadSignature, "The ticket's signature does not verify");
+  }
+  return new TicketError(TicketRefusal.Malformed, "The ticket is not a valid JWT");
+}
+
+function secretBytes(secret: string | Uint8Array): Uint8Array {
+  return typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
+}

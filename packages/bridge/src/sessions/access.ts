@@ -1,0 +1,36 @@
+/**
+ * What one request may do: whose sessions it reaches (the bridge's own with the static token, a
+ * ticket user's with a ticket), which of them, and whether it may change anything.
+ */
+import type { TicketGrant } from "../security/tickets.ts";
+import { BRIDGE_OWNER, userOwner } from "./owner.ts";
+
+/** The sessions a request reaches and what it may do to them. */
+export interface Access {
+  /** Whose sessions: `""` for the bridge's own, else `_users/<user>` (see `userOwner`). */
+  readonly owner: string;
+  /** Whether session `name` of the owner is open to it. */
+  readonly allows: (name: string) => boolean;
+  /** Whether only some of the owner's sessions are open to it (the history lists only those). */
+  readonly limited: boolean;
+  /** It may only watch: no commands, dialog answers, creation, renaming, stopping or deleting. */
+  readonly readOnly: boolean;
+}
+
+/** The static token's access: every session of the bridge's own. */
+export const BRIDGE_ACCESS: Access = {
+  owner: BRIDGE_OWNER,
+  allows: () => true,
+  limited: false,
+  readOnly: false,
+};
+
+/** The access of a verified ticket. */
+export function ticketAccess(grant: TicketGrant): Access {
+  return {
+    owner: userOwner(grant.user),
+    allows: grant.allows,
+    limited: !grant.allowsAll,
+    readOnly: grant.readOnly,
+  };
+}
