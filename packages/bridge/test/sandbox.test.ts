@@ -12,8 +12,9 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { BridgeError, createBridge, generateToken } from "../src/index.ts";
+import { BridgeError, createBridge, generateToken, userOwner } from "../src/index.ts";
 import { connect, type Rec, startBridge, type TestClient } from "./helpers.ts";
+import { mint, ticketKeys, withTicket } from "./ticket-helpers.ts";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
 
@@ -103,6 +104,42 @@ test("sandbox: pi answers and edits its workspace, and cannot read homes or othe
     rmSync(realSecret, { force: true });
     rmSync(tokenFile, { force: true });
     rmSync(readOnly, { force: true });
+    await bridge.dispose();
+  }
+});
+
+test("sandbox: a ticket user's pi sees only its own session, not another user's nor the bridge's", async () => {
+  const keys = await ticketKeys();
+  const bridge = await startBridge({ sandbox: "bwrap", tickets: keys.options });
+  try {
+    const bob = await connect(
+      withTicket(bridge, await mint(keys, { sub: "bob", sessionPrefix: "" })),
+      "notes",
+    );
+    await run(bob, "[[text bob's private notes]]");
+    const bobDir = join(bridge.sessionsDir, userOwner("bob"), "notes");
+    const bobFile = readdirSync(bobDir).find((f) => f.endsWith(".jsonl")) as string;
+    assert.ok(bobFile !== undefined, "bob's transcript is on the host");
+    const alice = await connect(
+      withTicket(bridge, await mint(keys, { sub: "alice", sessionPrefix: "" })),
+      "notes",
+    );
+    // Of the whole sessions directory, only alice's own session directory is there.
+    const listing = await bash(
+      alice,
+      `ls -A ${bridge.sessionsDir} ${bridge.sessionsDir}/_users 2>&1`,
+    );
+    assert.doesNotMatch(listing, /bob/);
+    const read = await bash(alice, `head -c 300 ${join(bobDir, bobFile)} 2>&1`);
+    assert.match(read, /No such file/);
+    assert.doesNotMatch(read, /private notes/);
+    assert.match(
+      await bash(alice, `ls ${join(bridge.sessionsDir, userOwner("alice"))}`),
+      /^notes\n$/,
+    );
+    await alice.close();
+    await bob.close();
+  } finally {
     await bridge.dispose();
   }
 });
