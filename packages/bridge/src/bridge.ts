@@ -310,7 +310,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       accesses.set(c.req.raw, BRIDGE_ACCESS);
     } else if (tickets !== undefined && looksLikeTicket(token)) {
       try {
-        accesses.set(c.req.raw, ticketAccess(await tickets.verify(token)));
+        accesses.set(c.req.raw, ticketAccess(await tickets(token)));
       } catch (error) {
         if (!(error instanceof TicketError)) throw error;
         return reject(c, 401, error.message, error.code);

@@ -45,7 +45,6 @@ export {
   DEFAULT_TICKET_AUDIENCE,
   MAX_TICKET_SUBJECT_BYTES,
   type TicketClaims,
-  TicketError,
   type TicketOptions,
   TicketRefusal,
 } from "./security/tickets.ts";

@@ -173,7 +173,10 @@ test("cli: configuration mistakes are one line on stderr and exit code 2", async
     [["--sandbox-read", "/opt"], /--sandbox-read.* need --sandbox bwrap/],
     [["--sessions-dir", open], /Unsafe sessions directory: .*`chmod 700 /],
     [["--ticket-secret-file", shortSecret], /ticket secret must be at least 32 bytes/],
-    [["--ticket-public-key-file", shortSecret], /must hold an Ed25519 public key \(SPKI PEM\)/],
+    [
+      ["--ticket-public-key-file", shortSecret],
+      /ticket public key must be an Ed25519 public key in SPKI PEM/,
+    ],
     [["--ticket-audience", "app"], /--ticket-audience .* need --ticket-secret-file/],
   ];
   const runs = await Promise.all([

@@ -3,10 +3,21 @@
  * EdDSA, confinement of each user to their own sessions, and read-only tickets.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import { BridgeCloseCode, DENIED_PREFIX, isSessionKey, userOwner } from "../src/index.ts";
+import { exportPKCS8, exportSPKI, generateKeyPair } from "jose";
+import {
+  BridgeCloseCode,
+  BridgeError,
+  createBridge,
+  DENIED_PREFIX,
+  generateToken,
+  isSessionKey,
+  type TicketOptions,
+  userOwner,
+} from "../src/index.ts";
 import { connect, lineVersions, type Rec, rawUpgrade, startBridge } from "./helpers.ts";
 import {
   api,
@@ -50,6 +61,38 @@ test("tickets: each user's directory is one safe name, different for different u
   assert.ok(!isSessionKey("_users/../main"));
   assert.ok(!isSessionKey("_users/alice/../main"));
   assert.ok(!isSessionKey("other/alice/main"));
+});
+
+test("tickets: keys that cannot work are refused when the bridge is created", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-tickets-"));
+  const { privateKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const rsa = await generateKeyPair("RS256", { extractable: true });
+  try {
+    const options = {
+      pi: { command: "pi", args: ["--mode", "rpc"] },
+      token: generateToken(),
+      sessionsDir: join(scratch, "sessions"),
+    };
+    const runtime = {} as Parameters<typeof createBridge>[1];
+    const cases: Array<[TicketOptions, RegExp]> = [
+      [{}, /need a secret or a public key/],
+      [{ secret: "short" }, /at least 32 bytes/],
+      [{ publicKey: "not a key" }, /Ed25519 public key in SPKI PEM/],
+      [{ publicKey: await exportPKCS8(privateKey) }, /Ed25519 public key in SPKI PEM/],
+      [{ publicKey: await exportSPKI(rsa.publicKey) }, /Ed25519 public key in SPKI PEM/],
+    ];
+    for (const [tickets, message] of cases) {
+      assert.throws(
+        () => createBridge({ ...options, tickets }, runtime),
+        (error: unknown) =>
+          error instanceof BridgeError &&
+          error.code === "invalid_options" &&
+          message.test(error.message),
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });
 
 test("tickets: every refusal has its status and close code, a code, and logs no value", async () => {
@@ -97,6 +140,12 @@ test("tickets: every refusal has its status and close code, a code, and logs no 
         ticket: await mint(keys, { sub: "alice", sessionPrefix: "", audience: "another-app" }),
         status: 401,
         code: "ticket_wrong_audience",
+      },
+      {
+        what: "a subject too long",
+        ticket: await mint(keys, { sub: "x".repeat(257), sessionPrefix: "" }),
+        status: 401,
+        code: "ticket_malformed",
       },
       {
         what: "no sessions named",
@@ -230,6 +279,11 @@ test("tickets: a user reaches only their own sessions, even by guessing names", 
     };
     assert.deepEqual(aliceSees.sessions.map((s) => s.name).sort(), ["a", "private"]);
     assert.ok(aliceSees.sessions.every((s) => s.title !== "mine now"));
+    // The library's view of each user's history agrees.
+    const library = await bridge.bridge.historyOf("alice").list({ limit: 10 });
+    assert.deepEqual(library.sessions.map((s) => s.name).sort(), ["a", "private"]);
+    const own = await bridge.bridge.history.list({ limit: 10 });
+    assert.deepEqual(own.sessions, []);
     assert.ok(existsSync(join(bridge.sessionsDir, "_users", "alice", "private")));
     // A ticket naming some sessions lists only those.
     const narrow = await mint(keys, { sub: "alice", sessions: ["private"] });

@@ -4,6 +4,7 @@
  * names the user (`sub`), the sessions it opens (`sessions`, `sessionPrefix`), its expiry (`exp`)
  * and optionally `readOnly`. It travels where the static token does.
  */
+import { createPublicKey } from "node:crypto";
 import { errors, importSPKI, type JWTPayload, jwtVerify } from "jose";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 
@@ -101,13 +102,9 @@ export function looksLikeTicket(credential: string): boolean {
 
 /**
  * A verifier for `options`. Throws a `BridgeError` (`invalid_options`) for a short secret or a
- * public key that is not PEM; a PEM that does not import is reported by {@link TicketVerifier}'s
- * first call and by the returned `ready`.
+ * public key that is not an Ed25519 SPKI PEM.
  */
-export function createTicketVerifier(options: TicketOptions): {
-  verify: TicketVerifier;
-  ready: Promise<void>;
-} {
+export function createTicketVerifier(options: TicketOptions): TicketVerifier {
   const { secret, publicKey } = options;
   if (secret === undefined && publicKey === undefined) {
     throw new BridgeError(BridgeErrorCode.InvalidOptions, "Tickets need a secret or a public key");
@@ -119,31 +116,22 @@ export function createTicketVerifier(options: TicketOptions): {
       `The ticket secret must be at least ${MIN_SECRET_BYTES} bytes`,
     );
   }
-  if (typeof publicKey === "string" && !publicKey.includes("-----BEGIN PUBLIC KEY-----")) {
+  if (typeof publicKey === "string" && !isEd25519Pem(publicKey)) {
     throw new BridgeError(
       BridgeErrorCode.InvalidOptions,
-      "The ticket public key must be an Ed25519 key in SPKI PEM (-----BEGIN PUBLIC KEY-----)",
+      "The ticket public key must be an Ed25519 public key in SPKI PEM (-----BEGIN PUBLIC KEY-----)",
     );
   }
+  // Checked above, so the import does not fail.
   const edKey: Promise<CryptoKey | undefined> =
-    typeof publicKey === "string"
-      ? importSPKI(publicKey, "EdDSA").catch((cause: unknown) => {
-          throw new BridgeError(
-            BridgeErrorCode.InvalidOptions,
-            "The ticket public key is not an Ed25519 public key",
-            { cause },
-          );
-        })
-      : Promise.resolve(publicKey);
-  // A rejection is reported through `ready` and each verification, never as unhandled.
-  edKey.catch(() => undefined);
+    typeof publicKey === "string" ? importSPKI(publicKey, "EdDSA") : Promise.resolve(publicKey);
   const algorithms = [
     ...(secretKey === undefined ? [] : ["HS256"]),
     ...(publicKey === undefined ? [] : ["EdDSA"]),
   ];
   const audience = options.audience ?? DEFAULT_TICKET_AUDIENCE;
 
-  const verify: TicketVerifier = async (ticket) => {
+  return async (ticket) => {
     const ed = await edKey;
     let payload: JWTPayload;
     try {
@@ -167,7 +155,16 @@ export function createTicketVerifier(options: TicketOptions): {
     }
     return grant(payload);
   };
-  return { verify, ready: edKey.then(() => undefined) };
+}
+
+/** Whether `pem` is an Ed25519 public key in SPKI PEM (a private key is not). */
+function isEd25519Pem(pem: string): boolean {
+  if (!pem.includes("-----BEGIN PUBLIC KEY-----")) return false;
+  try {
+    return createPublicKey(pem).asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
 }
 
 /** The grant of a verified payload; throws a `TicketError` (`ticket_malformed`) for bad claims. */
