@@ -71,6 +71,8 @@ function offersPiKit(c: Context): boolean {
 export interface BridgeLimits {
   /** Most sessions at once. Default 16. Past it: HTTP 503. */
   readonly maxSessions?: number;
+  /** Most sessions of one ticket user at once. Default 4. Past it: HTTP 503 (close 1013). */
+  readonly maxSessionsPerUser?: number;
   /** How long a session without a client keeps its pi running. Default 30 s. */
   readonly graceMs?: number;
   /** Reap an attached session after this long without a record either way; 0 = never. Default 1 h. */
@@ -94,6 +96,7 @@ export interface BridgeLimits {
 /** The defaults of {@link BridgeLimits}. */
 export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
   maxSessions: 16,
+  maxSessionsPerUser: 4,
   graceMs: 30_000,
   idleMs: 3_600_000,
   maxRecordBytes: 1024 * 1024,
@@ -213,6 +216,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   const registry: SessionRegistry = new SessionRegistry({
     sessionsDir: options.sessionsDir,
     maxSessions: limits.maxSessions,
+    maxSessionsPerUser: limits.maxSessionsPerUser,
     graceMs: limits.graceMs,
     idleMs: limits.idleMs,
     pi: options.pi,

@@ -350,6 +350,36 @@ test("tickets: a read-only ticket watches and queries, and changes nothing", asy
   }
 });
 
+test("tickets: one user runs at most maxSessionsPerUser sessions; others are not held back", async () => {
+  const keys = await ticketKeys();
+  const bridge = await startTicketBridge(keys, { limits: { maxSessionsPerUser: 1 } });
+  try {
+    const heidi = await mint(keys, { sub: "heidi", sessionPrefix: "" });
+    assert.equal(
+      (await api(bridge, heidi, "/sessions", { method: "POST", body: { name: "one" } })).status,
+      201,
+    );
+    const second = await api(bridge, heidi, "/sessions", { method: "POST", body: { name: "two" } });
+    assert.equal(second.status, 503);
+    assert.equal(((await second.json()) as Rec).code, "too_many_sessions");
+    const socket = await connect(withTicket(bridge, heidi), "three");
+    assert.equal((await socket.closed).code, BridgeCloseCode.TryAgainLater);
+    const ivan = await mint(keys, { sub: "ivan", sessionPrefix: "" });
+    assert.equal(
+      (await api(bridge, ivan, "/sessions", { method: "POST", body: { name: "one" } })).status,
+      201,
+    );
+    // The bridge's own sessions count only against maxSessions.
+    const own = await connect(bridge, "own-1");
+    const again = await connect(bridge, "own-2");
+    assert.equal(bridge.bridge.sessions.size, 4);
+    await own.close();
+    await again.close();
+  } finally {
+    await bridge.dispose();
+  }
+});
+
 test("tickets: a bridge without tickets treats a JWT as a wrong token", async () => {
   const keys = await ticketKeys();
   const bridge = await startBridge();

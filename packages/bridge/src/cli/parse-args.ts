@@ -40,6 +40,8 @@ Options:
   --sessions-dir <dir>   Where session directories go, private to this user
                          (default: $XDG_STATE_HOME or ~/.local/state, then pi-kit/bridge/sessions)
   --max-sessions <n>     Session cap (default 16)
+  --max-sessions-per-user <n>
+                         Session cap of one ticket user (default 4)
   --grace-ms <n>         Keep pi running this long without a client (default 30000)
   --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
@@ -183,6 +185,9 @@ export function parseArgs(
         break;
       case "--max-sessions":
         limits.maxSessions = number();
+        break;
+      case "--max-sessions-per-user":
+        limits.maxSessionsPerUser = number();
         break;
       case "--grace-ms":
         limits.graceMs = number();

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { safeLog } from "../logger.ts";
 import { KeyedLock } from "./keyed-lock.ts";
-import { isOwner, splitKey } from "./owner.ts";
+import { BRIDGE_OWNER, isOwner, splitKey } from "./owner.ts";
 import {
   type CloseReason,
   Session,
@@ -50,6 +50,8 @@ export interface RegistrySettings extends SessionSettings {
   readonly sessionsDir: string;
   /** Most sessions at once, exited ones included until reaped. */
   readonly maxSessions: number;
+  /** Most sessions of one ticket user at once (the bridge's own count only against `maxSessions`). */
+  readonly maxSessionsPerUser: number;
   /** How long a session without a client keeps running. */
   readonly graceMs: number;
   /** How long an attached session may see no record either way; 0 disables. */
@@ -150,6 +152,17 @@ export class SessionRegistry {
         BridgeErrorCode.TooManySessions,
         `The bridge runs at most ${this.#settings.maxSessions} sessions; close one first`,
       );
+    }
+    const { owner } = splitKey(key);
+    if (existing === undefined && owner !== BRIDGE_OWNER) {
+      const keys = [...this.#sessions.keys(), ...this.#starting.keys()];
+      const owned = keys.filter((other) => splitKey(other).owner === owner).length;
+      if (owned >= this.#settings.maxSessionsPerUser) {
+        throw new BridgeError(
+          BridgeErrorCode.TooManySessions,
+          `A user runs at most ${this.#settings.maxSessionsPerUser} sessions; close one first`,
+        );
+      }
     }
     const starting = (async () => {
       const plan = (await this.#settings.planStart?.(key)) ?? { args: [] };
