@@ -82,6 +82,7 @@ function countByTask(output) {
     const text = taskLines.join("\n");
     const pick = (re) => [...text.matchAll(re)].at(-1);
     const runtimes = pick(/all runtimes: (\d+) passed, (\d+) failed/g);
+    const failures = failedTests(taskLines);
     const wtr = pick(/test files \| (\d+) passed, (\d+) failed/g);
     const nodePass = pick(/^# pass (\d+)$/gm);
     const nodeFail = pick(/^# fail (\d+)$/gm);
@@ -96,7 +97,27 @@ function countByTask(output) {
     else if (nodePass) add(nodePass[1], nodeFail?.[1] ?? 0);
     if (wtr) add(wtr[1], wtr[2]);
     console.log(`${task}: ${c.passed} passed, ${c.failed} failed`);
+    for (const name of failures) console.log(`  failed: ${name}`);
     counts.push(c);
   }
   return counts;
+}
+
+/**
+ * The names of the failed tests in one task's output, so that the closing summary (often all a CI
+ * log keeps) says which test failed: node:test's "not ok N - name", Bun's "(fail) name", Deno's
+ * "name ... FAILED", Web Test Runner's "❌ name".
+ */
+function failedTests(taskLines) {
+  const names = new Set();
+  for (const raw of taskLines) {
+    const line = stripVTControlCharacters(raw).trim();
+    const name =
+      /^not ok \d+ - (.*)$/.exec(line)?.[1] ??
+      /^\(fail\) (.*?)(?: \[[\d.]+m?s\])?$/.exec(line)?.[1] ??
+      /^(.*) \.\.\. FAILED/.exec(line)?.[1] ??
+      /^❌ (.*)$/.exec(line)?.[1];
+    if (name) names.add(name);
+  }
+  return names;
 }
