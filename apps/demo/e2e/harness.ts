@@ -66,6 +66,13 @@ export async function connected(page: Page): Promise<void> {
   await page.locator("pi-chat").getByText("Connected", { exact: true }).first().waitFor();
 }
 
+/** Waits until the sidebar (a drawer on a phone) has finished sliding, before a screenshot. */
+export async function sidebarSettled(page: Page): Promise<void> {
+  await page
+    .locator("demo-app .sidebar")
+    .evaluate((sidebar) => Promise.all(sidebar.getAnimations().map((a) => a.finished)));
+}
+
 /** Starts everything; the page is built by the package's test script before this runs. */
 export async function startHarness(options: DemoServerOptions = {}): Promise<Harness> {
   const settings: DemoServerOptions = {

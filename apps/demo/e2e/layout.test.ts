@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
-import { axeFindings, connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import {
+  axeFindings,
+  connected,
+  type Harness,
+  sidebarSettled,
+  startHarness,
+  VIEWPORTS,
+} from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -131,8 +138,9 @@ test("on a phone the chat list is a drawer: opens from the menu, closes with Esc
   await sidebar.waitFor();
   await page.waitForFunction(() => {
     const active = document.querySelector("demo-app")?.shadowRoot?.activeElement;
-    return active?.classList.contains("new-chat") ?? false;
+    return active?.localName === "pi-session-list";
   });
+  await sidebarSettled(page);
   await h.screenshot("phone-drawer", page);
   await page.keyboard.press("Escape");
   await sidebar.waitFor({ state: "hidden" });
@@ -147,7 +155,7 @@ test("a new chat shows suggestions, and one click sends one", async () => {
   const page = await h.newPage({ session: SESSION });
   await connected(page);
   await page.getByRole("button", { name: "New chat" }).click();
-  await page.waitForURL(/\?session=chat-/);
+  await page.waitForURL(/\?session=s-/);
   await connected(page);
   const suggestion = page.getByRole("button", { name: /Ask me to confirm/ });
   await suggestion.waitFor();

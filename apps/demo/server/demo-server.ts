@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { type Bridge, type BridgeLogger, createBridge, generateToken } from "@pi-kit/bridge";
+import {
+  type Bridge,
+  type BridgeLimits,
+  type BridgeLogger,
+  createBridge,
+  generateToken,
+} from "@pi-kit/bridge";
 import { nodeWebSocket } from "@pi-kit/bridge/node";
 import { Hono } from "hono";
 import { type DemoPi, demoPi } from "./pi-config.ts";
@@ -37,6 +43,8 @@ export interface DemoServerOptions {
   readonly token?: string;
   /** Receives the bridge's log; default: the bridge's JSON lines on stderr. */
   readonly logger?: BridgeLogger;
+  /** The bridge's limits (tests shorten the grace period); the bridge's defaults otherwise. */
+  readonly limits?: BridgeLimits;
 }
 
 /** A running demo server. */
@@ -91,6 +99,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
       sessionsDir: options.sessionsDir ?? join(stateDir, "sessions"),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
     },
     sockets.runtime,
   );

@@ -144,54 +144,11 @@ export const shellStyles = css`
   .brand-name {
     flex: 1;
   }
-  .new-chat {
-    justify-content: center;
-    width: 100%;
-    padding: 0.55em 0.8em;
-    background: var(--_color-bg);
-    font-weight: 600;
-  }
-  .history {
+  /* The history fills the sidebar; its rows are marked against the sidebar's own surface. */
+  pi-session-list {
     flex: 1;
     min-height: 0;
-    overflow-y: auto;
-    margin: 0 -0.25rem;
-  }
-  .history ul {
-    list-style: none;
-    margin: 0;
-    padding: 0 0.25rem;
-  }
-  .history li {
-    display: flex;
-    align-items: center;
-    gap: 0.25rem;
-    border-radius: calc(var(--_radius) * 0.75);
-  }
-  .history li:hover,
-  .history li.current {
-    background: color-mix(in srgb, var(--_color-fg) 7%, transparent);
-  }
-  .history a {
-    flex: 1;
-    min-width: 0;
-    padding: 0.45em 0.6em;
-    color: inherit;
-    text-decoration: none;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-    border-radius: inherit;
-  }
-  .history li.current a {
-    font-weight: 600;
-  }
-  .history li .icon-button {
-    visibility: hidden;
-  }
-  .history li:hover .icon-button,
-  .history li:focus-within .icon-button {
-    visibility: visible;
+    --pi-color-surface: color-mix(in srgb, var(--_color-fg) 7%, transparent);
   }
   .sidebar-foot {
     padding: 0 0.25rem;
@@ -544,9 +501,6 @@ export const shellStyles = css`
     }
     .suggestion code {
       display: none;
-    }
-    .history li .icon-button {
-      visibility: visible;
     }
   }
 

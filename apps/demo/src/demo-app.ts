@@ -1,18 +1,33 @@
 /**
- * The demo shell: the chat list in a sidebar (a drawer on small screens), one `<pi-chat>` with
- * the model and thinking pickers above it, a session panel (statistics, fork picker, tree), and
+ * The demo shell: the history of conversations (`<pi-session-list>`) in a sidebar (a drawer on
+ * small screens), one `<pi-chat>` with the model and thinking pickers above it, a session panel (statistics, fork picker, tree), and
  * what a visitor needs when something goes wrong: a token screen, and a banner with the remedy
  * for each connection problem. Every colour comes from the pi elements' own tokens.
  */
-import type { ConnectionState, TransportCloseInfo } from "@pi-kit/client";
-import { format, type PiChat, type PiForkedEvent, tokenStyles } from "@pi-kit/elements";
+import {
+  type ConnectionState,
+  SessionHistoryError,
+  type SessionSummary,
+  type TransportCloseInfo,
+} from "@pi-kit/client";
+import {
+  format,
+  type PiChat,
+  type PiErrorEvent,
+  type PiForkedEvent,
+  type PiSessionDeletedEvent,
+  type PiSessionDeleteEvent,
+  type PiSessionList,
+  type PiSessionSelectEvent,
+  tokenStyles,
+} from "@pi-kit/elements";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { onTokenStored, parseToken, storeToken, takeToken } from "./access-token.ts";
-import { ApiError, BridgeApi, type BridgeSession } from "./bridge-api.ts";
 import { ConnectFailure, connectSession, type SessionConnection } from "./connection.ts";
 import { type ConnectionProblem, problemOf } from "./connection-problem.ts";
 import { shellStyles } from "./demo-app.styles.ts";
 import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
+import { DemoHistory } from "./demo-history.ts";
 import { type DemoStrings, demoStrings } from "./demo-strings.ts";
 import { icons } from "./icons.ts";
 import {
@@ -44,7 +59,8 @@ export class DemoApp extends LitElement {
     tokenRejected: { state: true },
     tokenError: { state: true },
     config: { state: true },
-    sessions: { state: true },
+    history: { state: true },
+    summary: { state: true },
     connection: { state: true },
     state: { state: true },
     problem: { state: true },
@@ -61,7 +77,9 @@ export class DemoApp extends LitElement {
   declare tokenRejected: boolean;
   declare tokenError: boolean;
   declare config: DemoConfig | undefined;
-  declare sessions: readonly BridgeSession[];
+  declare history: DemoHistory | undefined;
+  /** The open conversation as the history lists it (its title), once known. */
+  declare summary: SessionSummary | undefined;
   declare connection: SessionConnection | undefined;
   declare state: ConnectionState | undefined;
   declare problem: ConnectionProblem | undefined;
@@ -74,13 +92,15 @@ export class DemoApp extends LitElement {
   #name: string | undefined;
   #opening = 0;
   readonly #cleanup: Array<() => void> = [];
+  /** Removes the listeners on the open connection's client. */
+  #unfollow: () => void = () => {};
 
   constructor() {
     super();
     this.token = takeToken();
+    this.history = this.#historyFor(this.token);
     this.tokenRejected = false;
     this.tokenError = false;
-    this.sessions = [];
     this.restarted = false;
     this.preferences = loadPreferences();
     this.theme = this.preferences.theme ?? systemTheme();
@@ -93,12 +113,19 @@ export class DemoApp extends LitElement {
     return demoStrings[this.preferences.lang];
   }
 
-  get #api(): BridgeApi | undefined {
-    return this.token === undefined ? undefined : new BridgeApi(this.token);
-  }
-
   get #chat(): PiChat | null {
     return this.renderRoot.querySelector("pi-chat");
+  }
+
+  get #list(): PiSessionList | null {
+    return this.renderRoot.querySelector("pi-session-list");
+  }
+
+  #historyFor(token: string | undefined): DemoHistory | undefined {
+    if (token === undefined) return undefined;
+    return new DemoHistory(token, (session) => {
+      if (session.name === this.#name) this.summary = session;
+    });
   }
 
   override connectedCallback(): void {
@@ -125,6 +152,7 @@ export class DemoApp extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const remove of this.#cleanup.splice(0)) remove();
+    this.#unfollow();
     void this.connection?.close();
   }
 
@@ -146,6 +174,7 @@ export class DemoApp extends LitElement {
   #useToken(token: string): void {
     storeToken(token);
     const rejected = this.tokenRejected || this.token === undefined;
+    if (token !== this.token) this.history = this.#historyFor(token);
     this.token = token;
     this.tokenRejected = false;
     this.tokenError = false;
@@ -168,11 +197,10 @@ export class DemoApp extends LitElement {
     this.navOpen = false;
     this.problem = undefined;
     this.state = undefined;
+    if (this.summary?.name !== name) this.summary = undefined;
     localStorage.setItem(LAST_SESSION_KEY, name);
     if (mode !== "none") showSessionInLocation(name, mode);
-    const previous = this.connection;
-    this.connection = undefined;
-    await previous?.close();
+    await this.#detach();
     try {
       const connection = await connectSession(name, token, {
         state: (state) => this.#stateChanged(connection, state),
@@ -183,11 +211,40 @@ export class DemoApp extends LitElement {
         return;
       }
       this.connection = connection;
+      this.#follow(connection);
     } catch (error) {
       if (opening !== this.#opening) return;
       this.#fail(error instanceof ConnectFailure ? problemOf(error.info) : failed(error));
     }
-    void this.#refreshSessions();
+    // Opening a conversation by its address may have created it: the list shows it now.
+    void this.#list?.refresh();
+  }
+
+  /** Closes the open connection; its close is then no problem to report. */
+  async #detach(): Promise<void> {
+    const previous = this.connection;
+    this.connection = undefined;
+    this.#unfollow();
+    await previous?.close();
+  }
+
+  /** Keeps the title current: after each run (pi names it from the first message) and session change. */
+  #follow(connection: SessionConnection): void {
+    const refresh = () => void this.#refreshSummary(connection.name);
+    const offs = [
+      connection.client.on("run_settled", refresh),
+      connection.client.on("session_changed", refresh),
+    ];
+    this.#unfollow = () => {
+      for (const off of offs.splice(0)) off();
+    };
+    refresh();
+  }
+
+  async #refreshSummary(name: string): Promise<void> {
+    // The title is decoration: without it the chat shows the session's name.
+    const summary = await this.history?.get(name).catch(() => undefined);
+    if (name === this.#name) this.summary = summary;
   }
 
   #stateChanged(connection: SessionConnection | undefined, state: ConnectionState): void {
@@ -200,7 +257,7 @@ export class DemoApp extends LitElement {
     // A connection the page closed itself (switching chats) is no problem.
     if (connection !== this.connection || info.reason === "closed") return;
     this.#fail(problemOf(info));
-    void this.#refreshSessions();
+    void this.#list?.refresh();
   }
 
   #fail(problem: ConnectionProblem): void {
@@ -222,35 +279,40 @@ export class DemoApp extends LitElement {
     const name = this.#name ?? this.#defaultSession();
     if (problem.kind === "exited" || problem.kind === "closed") {
       try {
-        await this.#api?.create(name);
+        await this.history?.create(name);
       } catch (error) {
-        this.#fail(apiProblem(error));
+        this.#fail(historyProblem(error));
         return;
       }
     }
     await this.#open(name, "none", true);
   }
 
-  async #refreshSessions(): Promise<void> {
-    try {
-      this.sessions = (await this.#api?.list()) ?? [];
-    } catch (error) {
-      // The list is decoration: only a refused token is worth showing.
-      if (apiProblem(error).kind === "token") this.tokenRejected = true;
+  #selected(event: PiSessionSelectEvent): void {
+    this.summary = event.session;
+    this.navOpen = false;
+    void this.#open(event.session.name, "push");
+  }
+
+  /** Deleting the open conversation stops its pi: let go of it first, so that is no problem. */
+  #deleting(event: PiSessionDeleteEvent): void {
+    if (event.session.name === this.#name) void this.#detach();
+  }
+
+  /** After the open conversation was deleted: the next one in the list, else a new chat. */
+  #deleted(event: PiSessionDeletedEvent): void {
+    if (event.session.name !== this.#name) return;
+    const next = this.#list?.sessions[0];
+    if (next === undefined) void this.#list?.create();
+    else {
+      this.summary = next;
+      void this.#open(next.name, "replace");
     }
   }
 
-  #newChat(): void {
-    void this.#open(`chat-${Date.now().toString(36)}`, "push");
-  }
-
-  async #closeSession(name: string): Promise<void> {
-    try {
-      await this.#api?.close(name);
-    } catch (error) {
-      this.#fail(apiProblem(error));
-    }
-    await this.#refreshSessions();
+  /** The sidebar's calls fail in its own words; only a refused token concerns the whole page. */
+  #historyFailed(event: PiErrorEvent): void {
+    if (historyProblem(event.error).kind === "token") this.tokenRejected = true;
   }
 
   #forked(event: PiForkedEvent): void {
@@ -268,7 +330,7 @@ export class DemoApp extends LitElement {
   #toggleNav(open: boolean): void {
     this.navOpen = open;
     void this.updateComplete.then(() => {
-      const target = open ? ".sidebar .new-chat" : ".menu-button";
+      const target = open ? "pi-session-list" : ".menu-button";
       this.renderRoot.querySelector<HTMLElement>(target)?.focus();
     });
   }
@@ -302,12 +364,15 @@ export class DemoApp extends LitElement {
                 : nothing
             }
           </div>
-          <button class="new-chat" @click=${this.#newChat}>${icons.newChat}<span>${t.newChat}</span></button>
-          <nav class="history" aria-label=${t.history}>
-            <ul>
-              ${this.sessions.map((s) => this.#historyItem(s))}
-            </ul>
-          </nav>
+          <pi-session-list
+            .history=${this.history}
+            selected=${this.#name ?? ""}
+            lang=${lang}
+            @pi-session-select=${this.#selected}
+            @pi-session-delete=${this.#deleting}
+            @pi-session-deleted=${this.#deleted}
+            @pi-error=${this.#historyFailed}
+          ></pi-session-list>
           <div class="sidebar-foot">
             <span class="model-badge ${this.config?.scripted ? "scripted" : ""}">
               ${this.config?.scripted ? t.scripted : this.config?.label}
@@ -372,33 +437,16 @@ export class DemoApp extends LitElement {
   }
 
   #title(): string {
-    return this.#name ?? this.#t.untitled;
-  }
-
-  #historyItem(session: BridgeSession): unknown {
-    const current = session.name === this.#name;
-    return html`<li class=${current ? "current" : ""}>
-      <a
-        href=${`?session=${encodeURIComponent(session.name)}`}
-        aria-current=${current ? "page" : "false"}
-        @click=${(event: MouseEvent) => {
-          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-          event.preventDefault();
-          void this.#open(session.name, "push");
-        }}
-      >${session.name}</a>
-      <button
-        class="icon-button small"
-        aria-label=${format(this.#t.closeChat, { name: session.name })}
-        @click=${() => this.#closeSession(session.name)}
-      >${icons.close}</button>
-    </li>`;
+    const summary = this.summary;
+    if (summary === undefined || summary.name !== this.#name) return this.#name ?? this.#t.untitled;
+    return summary.title || this.#t.untitled;
   }
 
   #panel(): unknown {
     const t = this.#t;
     const lang = this.preferences.lang;
-    return html`<aside id="panel" class="panel" aria-labelledby="panel-title">
+    // The fork picker and the tree both branch, and hand back the message for the composer.
+    return html`<aside id="panel" class="panel" aria-labelledby="panel-title" @pi-forked=${this.#forked}>
       <div class="panel-head">
         <h2 id="panel-title">${t.panelTitle}</h2>
         <button class="icon-button" aria-label=${t.closePanel} @click=${() => this.#setPreferences({ panel: false })}>
@@ -411,7 +459,7 @@ export class DemoApp extends LitElement {
       </section>
       <section aria-labelledby="fork-title">
         <h3 id="fork-title">${t.fork}</h3>
-        <pi-fork-picker lang=${lang} @pi-forked=${this.#forked}></pi-fork-picker>
+        <pi-fork-picker lang=${lang}></pi-fork-picker>
       </section>
       <section aria-labelledby="tree-title">
         <h3 id="tree-title">${t.tree}</h3>
@@ -550,9 +598,11 @@ function failed(error: unknown): ConnectionProblem {
   return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
 }
 
-/** An API call's failure as a problem: a refused token, or anything else in words. */
-function apiProblem(error: unknown): ConnectionProblem {
-  return error instanceof ApiError && error.status === 401 ? { kind: "token" } : failed(error);
+/** A history call's failure as a problem: a refused token, or anything else in words. */
+function historyProblem(error: unknown): ConnectionProblem {
+  return error instanceof SessionHistoryError && error.code === "unauthorized"
+    ? { kind: "token" }
+    : failed(error);
 }
 
 function banner(

@@ -1,10 +1,8 @@
 /** The demo shell's own strings; the pi elements bring theirs. */
 const en = {
   title: "pi-kit demo",
-  newChat: "New chat",
   history: "Chats",
   untitled: "New conversation",
-  closeChat: "Close {name}",
   openMenu: "Open the chat list",
   closeMenu: "Close the chat list",
   openPanel: "Show session details",
@@ -55,10 +53,8 @@ export type DemoStrings = { readonly [K in keyof typeof en]: string };
 
 const zhCN: DemoStrings = {
   title: "pi-kit 演示",
-  newChat: "新对话",
   history: "对话",
   untitled: "新对话",
-  closeChat: "关闭 {name}",
   openMenu: "打开对话列表",
   closeMenu: "关闭对话列表",
   openPanel: "显示会话详情",

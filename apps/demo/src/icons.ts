@@ -4,16 +4,7 @@
  */
 import { html, type TemplateResult } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import {
-  Menu,
-  MessageSquarePlus,
-  Moon,
-  PanelRight,
-  RotateCw,
-  Sun,
-  TriangleAlert,
-  X,
-} from "lucide-static";
+import { Menu, Moon, PanelRight, RotateCw, Sun, TriangleAlert, X } from "lucide-static";
 
 const svg = (source: string): TemplateResult =>
   html`<span class="icon" aria-hidden="true">${unsafeHTML(source)}</span>`;
@@ -21,7 +12,6 @@ const svg = (source: string): TemplateResult =>
 /** The icons by what they mean in the shell. */
 export const icons = {
   menu: svg(Menu),
-  newChat: svg(MessageSquarePlus),
   dark: svg(Moon),
   light: svg(Sun),
   panel: svg(PanelRight),
