@@ -378,6 +378,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       logger,
       origin: originLabel(c.req.header("origin")),
       readOnly: access.readOnly,
+      label: c.req.query("label"),
     });
     return runtime.upgrade(c, events, protocol);
   });

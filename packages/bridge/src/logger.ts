@@ -44,6 +44,12 @@ export type BridgeLogEvent =
       readonly reason: string;
     }
   | {
+      /** A connection asked to control its session: it does now, or it is read-only. */
+      readonly event: "control_taken" | "control_refused";
+      readonly session: string;
+      readonly connection: number;
+    }
+  | {
       readonly event: "session_created";
       readonly session: string;
       readonly pid: number | null;

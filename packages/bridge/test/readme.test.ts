@@ -53,6 +53,18 @@ if (runtime === "node") {
     );
   });
 
+  test("README example viewers.ts: a watcher is refused, takes control and drives pi", () => {
+    const out = run("viewers.ts");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const printed =
+      "phone sees: Desk in control, 2 viewers\nphone prompt: not_in_control\nphone prompt: started; desk sees: Phone in control, 2 viewers\n";
+    assert.equal(out, printed);
+    assert.ok(
+      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
+      "the README shows what it prints",
+    );
+  });
+
   test("README example history.ts: stop, rename, list, resume and delete a session", () => {
     const out = run("history.ts");
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

@@ -40,6 +40,8 @@ export type PolicyDecision =
       readonly line: string;
       /** The record type. */
       readonly type: string;
+      /** The record's `id`, when it has one. */
+      readonly id?: string | number;
       /** For a dialog answer: the dialog it answers. */
       readonly uiResponseId?: string;
     }
@@ -99,9 +101,10 @@ export function createCommandPolicy(options: CommandPolicyOptions = {}): Command
     // A JSON text may carry LF as whitespace: re-encode it so one message stays one pi line.
     const line =
       rewritten !== undefined || /[\r\n]/.test(text) ? JSON.stringify(rewritten ?? record) : text;
-    return type === UI_RESPONSE
-      ? { ok: true, line, type, uiResponseId: record.id as string }
-      : { ok: true, line, type };
+    if (type === UI_RESPONSE) {
+      return { ok: true, line, type, id: record.id as string, uiResponseId: record.id as string };
+    }
+    return id === undefined ? { ok: true, line, type } : { ok: true, line, type, id };
   };
 }
 

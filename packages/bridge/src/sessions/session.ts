@@ -1,11 +1,16 @@
 /**
  * One session: one pi process (through the client's child-process transport, with paced
- * reading), its own session directory, at most one attached connection, and the dialogs pi is
- * waiting on. The bridge can also ask pi itself ({@link Session.request}); those answers never
+ * reading), its own session directory, the connections attached to it (one controls, the others
+ * watch: see {@link SessionControl}), and the dialogs pi is waiting on. The bridge can also ask pi itself ({@link Session.request}); those answers never
  * reach clients.
  */
 import { mkdir, utimes } from "node:fs/promises";
-import type { TransportFrame, TransportFrames } from "@pi-kit/client";
+import {
+  type BridgeErrorRecord,
+  type TransportFrame,
+  type TransportFrames,
+  WATCHER_COMMANDS,
+} from "@pi-kit/client";
 import type {
   ChildProcessOptions,
   ChildProcessTransport,
@@ -15,14 +20,20 @@ import { isDialogMethod } from "@pi-kit/protocol";
 import { BridgeCloseCode, closeReason } from "../close-codes.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
+import { DENIED_PREFIX } from "../security/command-policy.ts";
 import { PendingDialogs } from "./pending-dialogs.ts";
 import { withoutModelChoice } from "./pi-args.ts";
+import { type ControlledConnection, SessionControl } from "./session-control.ts";
 import type { LiveState } from "./store/stored-session.ts";
 
 /** Frames the transport may hold unread before the bridge stops reading pi's stdout. */
 const TRANSPORT_HIGH_WATER_MARK = 16;
 /** How long the bridge waits for pi to answer one of its own commands. */
 const REQUEST_TIMEOUT_MS = 15_000;
+/** Commands whose responses go back to their sender alone, at most (a bound for ids pi never answers). */
+const MAX_ROUTED = 256;
+/** The id of a response record, as JSON text: pi writes the id first. */
+const RESPONSE_ID = /^\{"id":("(?:[^"\\]|\\.){0,200}"|-?\d{1,20}(?:\.\d+)?),"type":"response"/;
 /** Responses to these commands mean pi now writes another session file. */
 const SESSION_SWITCH =
   /^\{"id":[^\n]{0,200}?"type":"response","command":"(?:new_session|switch_session|fork|clone)","success":true/;
@@ -81,6 +92,10 @@ export interface SessionInfo {
   readonly streaming: boolean;
   /** Whether a client is attached. */
   readonly attached: boolean;
+  /** How many connections are attached (one controls, the others watch). */
+  readonly viewers: number;
+  /** The label of the connection in control, or `null` when nobody controls. */
+  readonly controller: string | null;
   /** pi's process id, while known. */
   readonly pid: number | null;
   /** When the session was created (ISO 8601). */
@@ -89,7 +104,7 @@ export interface SessionInfo {
   readonly lastActivity: string;
   /** Dialogs pi still waits on. */
   readonly pendingDialogs: number;
-  /** Bytes queued on the attached socket now, and the most seen on it. */
+  /** Bytes queued now on the fullest attached socket. */
   readonly bufferedAmount: number;
   /** The most bytes ever queued on one of this session's sockets (the backpressure bound). */
   readonly peakBufferedAmount: number;
@@ -101,12 +116,8 @@ export interface SessionInfo {
   readonly resumedFrom: string | null;
 }
 
-/** What a session needs from the socket attached to it. */
-export interface SessionConnection {
-  /** A number for the logs. */
-  readonly id: number;
-  /** Sends one record as one text message. */
-  send(line: string): void;
+/** What a session needs from a socket attached to it. */
+export interface SessionConnection extends ControlledConnection {
   /** Bytes queued on the socket and not yet sent. */
   bufferedAmount(): number;
   /** Resolves once the socket is below the high-water mark, closed, or closed for stalling. */
@@ -158,7 +169,9 @@ export class Session {
   #piName: string | null | undefined;
   #state: SessionState = "running";
   #streaming = false;
-  #connection: SessionConnection | undefined;
+  readonly #control = new SessionControl<SessionConnection>();
+  /** Who sent each command pi has not answered yet, by the command's id as JSON text. */
+  readonly #routes = new Map<string, SessionConnection>();
   #lastActivity = Date.now();
   #detachedAt = performance.now();
   #stdinQueued = 0;
@@ -251,7 +264,7 @@ export class Session {
 
   /** Whether a client is attached. */
   get attached(): boolean {
-    return this.#connection !== undefined;
+    return this.#control.connections.size > 0;
   }
 
   /** What the history shows of this session while pi runs; `undefined` once pi has exited. */
@@ -266,7 +279,7 @@ export class Session {
 
   /** Milliseconds (performance clock) since the last client left, or since creation. */
   detachedFor(now: number = performance.now()): number {
-    return this.#connection === undefined ? now - this.#detachedAt : 0;
+    return this.attached ? 0 : now - this.#detachedAt;
   }
 
   /** Milliseconds since the last record in either direction. */
@@ -275,17 +288,16 @@ export class Session {
   }
 
   /**
-   * Attaches a connection, replacing (closing) an earlier one, and re-sends the dialogs pi is
-   * still waiting on. A session whose pi has exited closes the connection with the exit reason.
+   * Attaches a connection beside the others: it learns who controls (a `bridge_control` record,
+   * also sent to the others), then gets the dialogs pi is still waiting on. A session whose pi
+   * has exited closes the connection with the exit reason.
    */
   attach(connection: SessionConnection): void {
     if (this.#exit !== null || this.#stopping) {
       connection.close(...this.#endCode());
       return;
     }
-    const previous = this.#connection;
-    this.#connection = connection;
-    previous?.close(BridgeCloseCode.Replaced, closeReason({ reason: "replaced" }));
+    this.#control.attach(connection);
     if (this.#notice !== undefined) {
       connection.send(
         JSON.stringify({
@@ -301,24 +313,71 @@ export class Session {
     for (const line of this.#dialogs.replay()) connection.send(line);
   }
 
-  /** Detaches a connection (it closed); the grace period starts. */
+  /** Detaches a connection (it closed); once none is left, the grace period starts. */
   detach(connection: SessionConnection): void {
-    if (this.#connection !== connection) return;
-    this.#connection = undefined;
-    this.#detachedAt = performance.now();
+    if (!this.#control.detach(connection)) return;
+    if (!this.attached) this.#detachedAt = performance.now();
+  }
+
+  /** Makes `connection` the controller (a read-only one is refused with a `bridge_error`). */
+  takeControl(connection: SessionConnection): boolean {
+    return this.#control.take(connection);
+  }
+
+  /**
+   * The refusal for a record `connection` may not send because it does not control the session:
+   * a pi-style failure response for a command (so the pending call fails), a `bridge_error` for
+   * a dialog answer; `undefined` when it may send it (it controls, or the command is a query).
+   */
+  refusal(
+    connection: SessionConnection,
+    record: { readonly type: string; readonly id?: string | number | undefined },
+  ): string | undefined {
+    if (this.#control.controls(connection)) return undefined;
+    if ((WATCHER_COMMANDS as ReadonlySet<string>).has(record.type)) return undefined;
+    const code = connection.readOnly ? "read_only" : "not_in_control";
+    const holder = this.#control.controllerLabel();
+    const error = connection.readOnly
+      ? `${DENIED_PREFIX}this connection is read-only; it can watch, never send \`${record.type}\``
+      : `${DENIED_PREFIX}this connection is watching (${holder === undefined ? "nobody" : holder} is in control); take control (bridge_take_control) to send \`${record.type}\``;
+    if (record.type === "extension_ui_response") {
+      const refused: BridgeErrorRecord = {
+        type: "bridge_error",
+        command: record.type,
+        ...(typeof record.id === "string" ? { id: record.id } : {}),
+        code,
+        error,
+      };
+      return JSON.stringify(refused);
+    }
+    return JSON.stringify({
+      type: "response",
+      ...(record.id === undefined ? {} : { id: record.id }),
+      command: record.type,
+      success: false,
+      error,
+      code,
+    });
   }
 
   /**
    * Writes one record (already checked by the policy) to pi's stdin. Returns `false` when pi's
-   * input has backed up past `maxStdinBytes`: the caller should shed the client.
+   * input has backed up past `maxStdinBytes`: the caller should shed the client. With `from`
+   * and the command's `id`, pi's response goes back to `from` alone, not to every viewer.
    */
-  write(line: string, uiResponseId?: string): boolean {
+  write(
+    line: string,
+    uiResponseId?: string,
+    from?: SessionConnection,
+    id?: string | number,
+  ): boolean {
     if (this.#exit !== null) return true;
     const size = line.length;
     if (this.#stdinQueued + size > this.#settings.maxStdinBytes) return false;
     this.#stdinQueued += size;
     this.#lastActivity = Date.now();
     if (uiResponseId !== undefined) this.#dialogs.answer(uiResponseId);
+    else if (from !== undefined && id !== undefined) this.#route(JSON.stringify(id), from);
     this.#writer.write(`${line}\n`).then(
       () => {
         this.#stdinQueued -= size;
@@ -371,20 +430,17 @@ export class Session {
     return this.#piName;
   }
 
-  /** Stops pi gracefully (stdin first) after closing the attached socket; resolves with the exit. */
+  /** Stops pi gracefully (stdin first) after closing the attached sockets; resolves with the exit. */
   async close(reason: CloseReason): Promise<SessionExit> {
     // A resume must continue the file the user moved to, even right after the move.
     await this.#following;
     if (!this.#stopping && this.#exit === null) {
       this.#stopping = true;
       this.#state = "stopping";
-      const connection = this.#connection;
-      this.#connection = undefined;
-      if (reason === "shutdown") {
-        connection?.close(BridgeCloseCode.GoingAway, closeReason({ reason }));
-      } else {
-        connection?.close(BridgeCloseCode.SessionClosed, closeReason({ reason }));
-      }
+      const code =
+        reason === "shutdown" ? BridgeCloseCode.GoingAway : BridgeCloseCode.SessionClosed;
+      for (const connection of this.#control.clear())
+        connection.close(code, closeReason({ reason }));
       await this.#transport.close();
       safeLog(this.#settings.logger, { event: "session_closed", session: this.key, reason });
     }
@@ -398,12 +454,17 @@ export class Session {
 
   /** A snapshot for the API. */
   info(): SessionInfo {
-    const buffered = this.#connection?.bufferedAmount() ?? 0;
+    let buffered = 0;
+    for (const connection of this.#control.connections) {
+      buffered = Math.max(buffered, connection.bufferedAmount());
+    }
     return {
       name: this.name,
       state: this.#state,
       streaming: this.#streaming,
-      attached: this.#connection !== undefined,
+      attached: this.attached,
+      viewers: this.#control.connections.size,
+      controller: this.#control.controller?.label ?? null,
       pid: this.#exit === null ? (this.#transport.pid ?? null) : null,
       createdAt: new Date(this.#createdAt).toISOString(),
       lastActivity: new Date(this.#lastActivity).toISOString(),
@@ -417,9 +478,10 @@ export class Session {
   }
 
   /**
-   * Reads pi for as long as it runs. Attached: each record goes out as one message, and reading
-   * pauses while the socket is over the high-water mark (pi then blocks on its stdout pipe).
-   * Detached: records are read and dropped, so pi never blocks; only open dialogs are kept.
+   * Reads pi for as long as it runs. Attached: each record goes out as one message to every
+   * connection, and reading pauses while a socket is over the high-water mark (pi then blocks on
+   * its stdout pipe). Detached: records are read and dropped, so pi never blocks; only open
+   * dialogs are kept.
    */
   async #pump(): Promise<void> {
     const reader = this.#transport.readable.getReader();
@@ -438,7 +500,7 @@ export class Session {
     }
   }
 
-  /** Relays one frame to the attached client, if any; returns a promise when the socket is full. */
+  /** Relays one frame to the attached clients, if any; returns a promise when a socket is full. */
   #relay(frame: TransportFrame): Promise<void> | undefined {
     if (typeof frame !== "string") {
       safeLog(this.#settings.logger, {
@@ -454,14 +516,53 @@ export class Session {
     }
     this.#lastActivity = Date.now();
     this.#observe(frame);
-    const connection = this.#connection;
-    if (connection === undefined) return undefined;
+    const sender = this.#routes.size > 0 ? this.#sender(frame) : undefined;
+    if (sender !== undefined) {
+      // An answer to a connection that has left is dropped: the others never asked.
+      return this.#control.connections.has(sender) ? this.#sendTo(sender, frame) : undefined;
+    }
+    const full: Promise<void>[] = [];
+    for (const connection of this.#control.connections) {
+      const drained = this.#sendTo(connection, frame);
+      if (drained !== undefined) full.push(drained);
+    }
+    if (full.length === 0) return undefined;
+    return full.length === 1 ? full[0] : Promise.all(full).then(() => undefined);
+  }
+
+  /** Sends one frame to one connection; returns a promise when its socket is full. */
+  #sendTo(connection: SessionConnection, frame: string): Promise<void> | undefined {
     connection.send(frame);
     const buffered = connection.bufferedAmount();
     if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
     if (buffered <= this.#settings.highWaterMark) return undefined;
     this.#pauses++;
     return connection.drained();
+  }
+
+  /** Remembers who sent the command with this id; the oldest is forgotten past {@link MAX_ROUTED}. */
+  #route(id: string, from: SessionConnection): void {
+    this.#routes.delete(id);
+    this.#routes.set(id, from);
+    if (this.#routes.size > MAX_ROUTED) {
+      const oldest = this.#routes.keys().next().value;
+      if (oldest !== undefined) this.#routes.delete(oldest);
+    }
+  }
+
+  /** The connection a response frame answers, if one of them sent its command (forgotten now). */
+  #sender(frame: string): SessionConnection | undefined {
+    const text = RESPONSE_ID.exec(frame)?.[1];
+    if (text === undefined) return undefined;
+    let key: string;
+    try {
+      key = JSON.stringify(JSON.parse(text));
+    } catch {
+      return undefined;
+    }
+    const sender = this.#routes.get(key);
+    if (sender !== undefined) this.#routes.delete(key);
+    return sender;
   }
 
   /** Hands pi's answer to one of the bridge's commands to whoever waits for it. */
@@ -536,6 +637,7 @@ export class Session {
       answer({ type: "response", success: false, error: "pi exited" });
     }
     this.#requests.clear();
+    this.#routes.clear();
     const exit: SessionExit = { exitCode, signal, stderrTail, stoppedByBridge: this.#stopping };
     this.#exit = exit;
     safeLog(this.#settings.logger, {
@@ -545,10 +647,9 @@ export class Session {
       signal,
       stderrTail,
     });
-    const connection = this.#connection;
-    this.#connection = undefined;
     this.#detachedAt = performance.now();
-    connection?.close(...this.#endCode());
+    const end = this.#endCode();
+    for (const connection of this.#control.clear()) connection.close(...end);
     return exit;
   }
 

@@ -1,12 +1,12 @@
 /**
  * One WebSocket connection attached to a session: inbound messages go through the size cap, the
- * rate limit and the command policy to pi; outbound records come from the session, with
- * backpressure measured on the socket.
+ * rate limit, the command policy and the session's control (a watcher only queries) to pi;
+ * outbound records come from the session, with backpressure measured on the socket.
  */
 import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
 import { BridgeCloseCode, closeReason, tooBigReason } from "../close-codes.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
-import { type CommandPolicy, DENIED_PREFIX } from "../security/command-policy.ts";
+import type { CommandPolicy } from "../security/command-policy.ts";
 import { TokenBucket } from "../security/rate-limit.ts";
 import type { Session, SessionConnection } from "../sessions/session.ts";
 import type { WebSocketRuntime } from "./runtime.ts";
@@ -33,9 +33,16 @@ export interface RelayContext {
   readonly limits: RelayLimits;
   readonly logger: BridgeLogger;
   readonly origin: string | null;
+  /** A display name for the other viewers (at most {@link MAX_LABEL_LENGTH} characters); default `connection <id>`. */
+  readonly label?: string;
   /** The connection may watch but never control (a read-only ticket). Default `false`. */
   readonly readOnly?: boolean;
 }
+
+/** The longest connection label, in characters. */
+export const MAX_LABEL_LENGTH = 64;
+/** A take-control request: checked before the policy, which knows only pi's records. */
+const TAKE_CONTROL = /^\s*\{\s*"type"\s*:\s*"bridge_take_control"\s*\}\s*$/;
 
 let nextConnectionId = 1;
 
@@ -74,6 +81,8 @@ export function relayEvents(context: RelayContext): WSEvents<unknown> {
 /** A socket as the session sees it. */
 class SocketConnection implements SessionConnection {
   readonly id = nextConnectionId++;
+  readonly label: string;
+  readonly readOnly: boolean;
   readonly #ws: WSContext<unknown>;
   readonly #raw: unknown;
   readonly #context: RelayContext;
@@ -87,6 +96,13 @@ class SocketConnection implements SessionConnection {
     // Bun hands each event a fresh context around the same native socket: keep the socket.
     this.#raw = ws.raw;
     this.#context = context;
+    // Shown to the other viewers: no control characters, and short.
+    const label = context.label
+      ?.replace(/\p{Cc}/gu, "")
+      .trim()
+      .slice(0, MAX_LABEL_LENGTH);
+    this.label = label || `connection ${this.id}`;
+    this.readOnly = context.readOnly === true;
     this.#bucket = new TokenBucket(context.limits.messagesPerSecond, context.limits.messageBurst);
   }
 
@@ -137,7 +153,7 @@ class SocketConnection implements SessionConnection {
     clearTimeout(this.#terminate);
   }
 
-  /** Handles one inbound message: size, rate, policy, then pi. */
+  /** Handles one inbound message: size, rate, control requests, policy, control, then pi. */
   receive(data: WSMessageReceive): void {
     if (!this.#open) return;
     const { session, policy, limits } = this.#context;
@@ -159,6 +175,15 @@ class SocketConnection implements SessionConnection {
       );
       return;
     }
+    if (TAKE_CONTROL.test(data)) {
+      const taken = session.takeControl(this);
+      safeLog(this.#context.logger, {
+        event: taken ? "control_taken" : "control_refused",
+        session: session.key,
+        connection: this.id,
+      });
+      return;
+    }
     const decision = policy(data, session.dir);
     if (!decision.ok) {
       safeLog(this.#context.logger, {
@@ -171,28 +196,19 @@ class SocketConnection implements SessionConnection {
       this.send(decision.response);
       return;
     }
-    // A watcher may ask pi what it knows (`get_*`), never change anything or answer a dialog.
-    if (this.#context.readOnly === true && !decision.type.startsWith("get_")) {
+    const refusal = session.refusal(this, decision);
+    if (refusal !== undefined) {
       safeLog(this.#context.logger, {
         event: "command_denied",
         session: session.key,
         connection: this.id,
         command: decision.type,
-        reason: "read_only",
+        reason: this.readOnly ? "read_only" : "not_in_control",
       });
-      const { id } = JSON.parse(decision.line) as { id?: unknown };
-      this.send(
-        JSON.stringify({
-          type: "response",
-          ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
-          command: decision.type,
-          success: false,
-          error: `${DENIED_PREFIX}this connection is read-only`,
-        }),
-      );
+      this.send(refusal);
       return;
     }
-    if (!session.write(decision.line, decision.uiResponseId)) {
+    if (!session.write(decision.line, decision.uiResponseId, this, decision.id)) {
       this.close(BridgeCloseCode.TryAgainLater, closeReason({ reason: "pi_input_backlog" }));
     }
   }

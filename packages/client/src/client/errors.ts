@@ -22,6 +22,11 @@ export const PiClientErrorCode = {
   Unsupported: "unsupported",
   /** The command failed client-side validation and was never sent. */
   InvalidCommand: "invalid_command",
+  /**
+   * The bridge refused the command because this connection watches the session (another one
+   * controls it, or the connection is read-only); pi never saw it. Take control first.
+   */
+  NotInControl: "not_in_control",
 } as const;
 /** Machine-readable kinds of {@link PiClientError}. */
 export type PiClientErrorCode = (typeof PiClientErrorCode)[keyof typeof PiClientErrorCode];
@@ -60,6 +65,13 @@ export class PiClientError extends Error {
   /** pi answered `success: false`; the message is pi's own text, unchanged. */
   static rpcFailed(command: string, piMessage: string): PiClientError {
     return new PiClientError(PiClientErrorCode.RpcFailed, piMessage, { command });
+  }
+
+  /** The bridge refused `command` from a watching connection; `bridgeMessage` is its text. */
+  static notInControl(command: string, bridgeMessage: string): PiClientError {
+    return new PiClientError(PiClientErrorCode.NotInControl, `${command}: ${bridgeMessage}`, {
+      command,
+    });
   }
 
   /** No answer within `ms` milliseconds; `waitingFor` says for what, when the call name does not. */

@@ -668,6 +668,10 @@ export class PiClient {
     const answer = await response;
     if (!answer.success) {
       const text = answer.error ?? "(no error text)";
+      const refusal = (answer as { code?: unknown }).code;
+      if (refusal === "not_in_control" || refusal === "read_only") {
+        throw PiClientError.notInControl(type, text);
+      }
       if (text.startsWith("Unknown command")) {
         this.#capabilities.learnUnknown(type);
         throw PiClientError.unsupported(type, `it answered "${text}"`);

@@ -35,6 +35,18 @@ export {
   type ReconnectOptions,
   resolveBackoff,
 } from "./websocket/backoff.ts";
+export {
+  BRIDGE_RECORD_PREFIX,
+  type BridgeConnectionRef,
+  type BridgeControlRecord,
+  type BridgeErrorRecord,
+  type BridgeRecord,
+  type BridgeRefusalCode,
+  type BridgeSelfRef,
+  type BridgeTakeControlCommand,
+  parseBridgeRecord,
+  WATCHER_COMMANDS,
+} from "./websocket/bridge-control.ts";
 export { BridgeCloseCode, finalCloseInfo } from "./websocket/close-codes.ts";
 export {
   type ClosedState,
@@ -47,6 +59,12 @@ export {
   type SocketClose,
   WebSocketCloseError,
 } from "./websocket/connection-state.ts";
+export {
+  BridgeRefusalEvent,
+  ControlChangeEvent,
+  type ControlState,
+  TakeControlError,
+} from "./websocket/control-state.ts";
 export { type BridgeToken, PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./websocket/protocols.ts";
 export type {
   WebSocketConstructor,

@@ -23,7 +23,10 @@ export const BridgeCloseCode = {
   PiExited: 4000,
   /** The session was closed through the bridge's API or reaped: final (`exit` when it gives an exit code). */
   SessionClosed: 4001,
-  /** Another connection attached to the same session: final, so two tabs do not evict each other forever. */
+  /**
+   * Another connection replaced this one: final, so two tabs do not evict each other forever.
+   * The bridge no longer sends it (several connections now share a session; see `control`).
+   */
   Replaced: 4002,
   /** The token was missing or wrong: final. Sent after the upgrade, because browsers hide HTTP statuses. */
   Unauthorized: 4401,

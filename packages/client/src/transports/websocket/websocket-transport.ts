@@ -7,6 +7,7 @@ import type {
   TransportFrames,
 } from "../transport.ts";
 import { type Backoff, backoffDelay, type ReconnectOptions, resolveBackoff } from "./backoff.ts";
+import { type BridgeRecord, parseBridgeRecord } from "./bridge-control.ts";
 import { finalCloseInfo } from "./close-codes.ts";
 import {
   type ConnectionState,
@@ -14,6 +15,13 @@ import {
   type SocketClose,
   WebSocketCloseError,
 } from "./connection-state.ts";
+import {
+  BridgeRefusalEvent,
+  ControlChangeEvent,
+  type ControlState,
+  controlState,
+  TakeControlError,
+} from "./control-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
 import { type BridgeToken, offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
 import {
@@ -59,6 +67,8 @@ export interface WebSocketTransportOptions {
   readonly connectTimeoutMs?: number;
   /** Largest inbound record in UTF-8 bytes; a larger one becomes a `record_too_large` frame. Defaults to 64 MiB. */
   readonly maxRecordBytes?: number;
+  /** How the other viewers of the session see this connection, e.g. `"Phone"` (sent as the `label` query parameter). */
+  readonly label?: string;
 }
 
 /**
@@ -72,6 +82,18 @@ export interface WebSocketTransport extends ReconnectingTransport, EventTarget {
   readonly state: ConnectionState;
   /** Reconnects now: skips a pending backoff delay, or drops an open socket and opens a new one. */
   reconnect(): void;
+  /**
+   * Who controls the bridge session (several connections may watch one; one drives pi), once
+   * the bridge has said; `undefined` while no socket is open. A `controlchange` event
+   * ({@link ControlChangeEvent}) follows every change; refused dialog answers come as `bridgeerror`.
+   */
+  readonly control: ControlState | undefined;
+  /**
+   * Makes this connection the one that drives pi (the previous controller watches from then on).
+   * Resolves with the new state; rejects with a {@link TakeControlError}: `read_only` for a
+   * connection that may only watch, `closed` when the socket closes first.
+   */
+  takeControl(): Promise<ControlState>;
 }
 
 /**
@@ -82,7 +104,7 @@ export interface WebSocketTransport extends ReconnectingTransport, EventTarget {
  * and jitter; the records of the new socket follow on the same `readable`, and `onReconnect`
  * listeners run between the two sockets' records. Writes made while disconnected wait for the next
  * socket. Final closes settle `closed`: pi exited (4000, or 4001 with an exit code: `exit` with
- * `exitCode`, `signal`, `stderrTail`), refusals (1003, 1008, 1009, replaced by another client 4002,
+ * `exitCode`, `signal`, `stderrTail`), refusals (1003, 1008, 1009,
  * a missing or wrong token 4401, a foreign origin 4403, an unknown session 4404: `error`), a normal
  * close (1000: `eof`), `close()` (`closed`), or giving up after `reconnect.maxAttempts` failures
  * (`error`). The bridge answers a refused handshake that offers `pi-kit.v1` with one of those close
@@ -126,10 +148,15 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   #openWaiters: Array<{ resolve: (s: WebSocketLike) => void; reject: (e: unknown) => void }> = [];
   #closeRequested = false;
   #final: TransportCloseInfo | undefined;
+  #control: ControlState | undefined;
+  #takers: Array<{ resolve: (c: ControlState) => void; reject: (e: TakeControlError) => void }> =
+    [];
 
   constructor(options: WebSocketTransportOptions) {
     super();
-    this.url = socketUrl(options.url);
+    const url = new URL(socketUrl(options.url));
+    if (options.label !== undefined) url.searchParams.set("label", options.label);
+    this.url = url.href;
     const { token, protocols } = options;
     // A static token and the extra protocols are checked now; a function's token on each use.
     const offered = offeredProtocols(typeof token === "function" ? undefined : token, protocols);
@@ -187,6 +214,24 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   get generation(): number {
     return this.#generation;
+  }
+
+  get control(): ControlState | undefined {
+    return this.#control;
+  }
+
+  async takeControl(): Promise<ControlState> {
+    if (this.#control?.inControl) return this.#control;
+    let socket: WebSocketLike;
+    try {
+      socket = await this.#whenOpen();
+    } catch (error) {
+      throw new TakeControlError("closed", `takeControl: ${String(error)}`);
+    }
+    return new Promise((resolve, reject) => {
+      this.#takers.push({ resolve, reject });
+      socket.send('{"type":"bridge_take_control"}');
+    });
   }
 
   onReconnect(listener: (info: ReconnectInfo) => void): () => void {
@@ -286,12 +331,17 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       const text = messageText(event.data);
       if (text === undefined) return;
       for (const record of decoder.push(text.endsWith("\n") ? text : `${text}\n`)) {
-        if (record !== "") this.#queue.push(record);
+        if (record === "") continue;
+        // The bridge's own records are about this connection, not pi: they stop here.
+        const bridgeRecord = typeof record === "string" ? parseBridgeRecord(record) : undefined;
+        if (bridgeRecord === undefined) this.#queue.push(record);
+        else this.#bridgeRecord(bridgeRecord);
       }
     });
     socket.addEventListener("close", (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      this.#controlLost();
       this.#clearOpenTimer();
       if (this.#closeRequested) this.#finish({ reason: "closed" });
       // Deno reports an abnormal close as code 0; 1006 is what the standard says it is.
@@ -348,8 +398,36 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }));
   }
 
+  #bridgeRecord(record: BridgeRecord): void {
+    if (record.type === "bridge_error") {
+      if (record.command === "bridge_take_control") {
+        const refusal = new TakeControlError(record.code, record.error);
+        for (const taker of this.#takers.splice(0)) taker.reject(refusal);
+      }
+      this.dispatchEvent(new BridgeRefusalEvent(record));
+      return;
+    }
+    this.#control = controlState(record);
+    if (this.#control.inControl) {
+      for (const taker of this.#takers.splice(0)) taker.resolve(this.#control);
+    }
+    this.dispatchEvent(new ControlChangeEvent(this.#control));
+  }
+
+  /** The socket is gone: so is what the bridge said about it, and any wait to take control. */
+  #controlLost(): void {
+    const error = new TakeControlError("closed", "the connection closed before control was taken");
+    for (const taker of this.#takers.splice(0)) taker.reject(error);
+    if (this.#control === undefined) return;
+    this.#control = undefined;
+    this.dispatchEvent(new ControlChangeEvent(undefined));
+  }
+
   #detach(socket: WebSocketLike, code: number, reason: string): void {
-    if (this.#socket === socket) this.#socket = undefined;
+    if (this.#socket === socket) {
+      this.#socket = undefined;
+      this.#controlLost();
+    }
     this.#clearOpenTimer();
     try {
       socket.close(code, reason);

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type ControlledConnection, SessionControl } from "../src/sessions/session-control.ts";
+
+type Rec = Record<string, unknown>;
+
+/** A connection that keeps what it was sent. */
+function viewer(id: number, readOnly = false): ControlledConnection & { records: Rec[] } {
+  const records: Rec[] = [];
+  return {
+    id,
+    label: `viewer ${id}`,
+    readOnly,
+    records,
+    send: (line) => records.push(JSON.parse(line) as Rec),
+  };
+}
+
+const last = (records: Rec[]): Rec | undefined => records.at(-1);
+
+test("control: the first connection controls, later ones watch; everyone hears of every change", () => {
+  const control = new SessionControl();
+  const desk = viewer(1);
+  const phone = viewer(2);
+  control.attach(desk);
+  assert.deepEqual(last(desk.records), {
+    type: "bridge_control",
+    you: { id: 1, label: "viewer 1", readOnly: false },
+    controller: { id: 1, label: "viewer 1" },
+    viewers: 1,
+  });
+  control.attach(phone);
+  // The newcomer hears first, then the others.
+  assert.deepEqual(last(phone.records), {
+    type: "bridge_control",
+    you: { id: 2, label: "viewer 2", readOnly: false },
+    controller: { id: 1, label: "viewer 1" },
+    viewers: 2,
+  });
+  assert.equal(last(desk.records)?.viewers, 2);
+  assert.equal(control.controls(desk), true);
+  assert.equal(control.controls(phone), false);
+
+  assert.equal(control.take(phone), true);
+  assert.deepEqual(last(desk.records)?.controller, { id: 2, label: "viewer 2" });
+  assert.deepEqual(last(phone.records)?.controller, { id: 2, label: "viewer 2" });
+  assert.equal(control.controls(desk), false);
+});
+
+test("control: a leaving controller frees control; the next to attach takes it, watchers only by asking", () => {
+  const control = new SessionControl();
+  const desk = viewer(1);
+  const phone = viewer(2);
+  control.attach(desk);
+  control.attach(phone);
+  control.detach(desk);
+  assert.equal(last(phone.records)?.controller, null);
+  assert.equal(last(phone.records)?.viewers, 1);
+  assert.equal(control.controls(phone), false);
+  // The controller comes back (a reconnect): nobody took control, so it has it again.
+  const back = viewer(3);
+  control.attach(back);
+  assert.equal(control.controls(back), true);
+  assert.deepEqual(last(phone.records)?.controller, { id: 3, label: "viewer 3" });
+
+  // Had a watcher taken control meanwhile, the returning one watches.
+  control.detach(back);
+  control.take(phone);
+  const late = viewer(4);
+  control.attach(late);
+  assert.equal(control.controls(late), false);
+  assert.deepEqual(last(late.records)?.controller, { id: 2, label: "viewer 2" });
+  assert.equal(control.detach(back), false, "detaching twice is a no-op");
+});
+
+test("control: a read-only connection never controls, not on attach and not by asking", () => {
+  const control = new SessionControl();
+  const reader = viewer(1, true);
+  control.attach(reader);
+  assert.equal(control.controller, undefined);
+  assert.deepEqual(last(reader.records)?.you, { id: 1, label: "viewer 1", readOnly: true });
+  assert.equal(control.take(reader), false);
+  assert.deepEqual(last(reader.records), {
+    type: "bridge_error",
+    command: "bridge_take_control",
+    code: "read_only",
+    error: "This connection is read-only: it can watch the session, never control it",
+  });
+  const writer = viewer(2);
+  control.attach(writer);
+  assert.equal(control.controls(writer), true);
+  assert.equal(
+    control.take(viewer(9)),
+    false,
+    "a connection that is not attached cannot take control",
+  );
+  assert.deepEqual(
+    control.clear().map((c) => c.id),
+    [1, 2],
+  );
+  assert.equal(control.connections.size, 0);
+});

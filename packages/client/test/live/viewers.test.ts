@@ -1,0 +1,159 @@
+/**
+ * Live: several viewers of one session through the real bridge, real pi 1.x and 0.73.1 and the
+ * scripted model. One client controls, the other watches: it follows the run, its commands
+ * reject as `not_in_control`, and it drives pi once it takes control.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { ServedBridge } from "@pi-kit/bridge";
+import { type ModelServer, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
+import {
+  type ClientEvent,
+  type ControlChangeEvent,
+  type ControlState,
+  PiClient,
+  PiClientError,
+  type WebSocketTransport,
+} from "../../src/index.ts";
+import { createNodeWebSocketTransport } from "../../src/ws-node.ts";
+
+const runtime =
+  (globalThis as { Bun?: unknown }).Bun !== undefined
+    ? "bun"
+    : (globalThis as { Deno?: unknown }).Deno !== undefined
+      ? "deno"
+      : "node";
+
+let model: ModelServer;
+before(async () => {
+  model = await startModelServer();
+});
+after(async () => {
+  await model.close();
+});
+
+async function serve(
+  version: "1" | "0.73",
+): Promise<{ served: ServedBridge; dispose(): Promise<void> }> {
+  const pi = piCommand({ version, baseUrl: model.baseUrl });
+  const adapter =
+    runtime === "bun"
+      ? await import("@pi-kit/bridge/bun")
+      : runtime === "deno"
+        ? await import("@pi-kit/bridge/deno")
+        : await import("@pi-kit/bridge/node");
+  const served = await adapter.serveBridge({
+    ...sessionHostOptions(pi),
+    port: 0,
+    logger: () => {},
+    stopTimeouts: { stdinCloseMs: 2000, sigtermMs: 1000 },
+  });
+  return {
+    served,
+    async dispose() {
+      await served.close();
+      pi.dispose();
+    },
+  };
+}
+
+async function viewer(
+  served: ServedBridge,
+  label: string,
+): Promise<{ client: PiClient; transport: WebSocketTransport }> {
+  const transport = await createNodeWebSocketTransport({
+    url: `${served.url.replace(/^http/, "ws")}/sessions/shared/ws`,
+    token: served.token,
+    label,
+    reconnect: false,
+  });
+  const client = await PiClient.connect(transport, { handshakeTimeoutMs: 30_000 });
+  return { client, transport };
+}
+
+/** Resolves with the transport's control state once `match` holds (at once if it does now). */
+function controlWhere(
+  transport: WebSocketTransport,
+  match: (control: ControlState) => boolean,
+): Promise<ControlState> {
+  return new Promise((resolve) => {
+    if (transport.control !== undefined && match(transport.control)) {
+      resolve(transport.control);
+      return;
+    }
+    const listener = (event: Event): void => {
+      const control = (event as ControlChangeEvent).control;
+      if (control === undefined || !match(control)) return;
+      transport.removeEventListener("controlchange", listener);
+      resolve(control);
+    };
+    transport.addEventListener("controlchange", listener);
+  });
+}
+
+/** Collects a client's events until the first `agent_end`. */
+function eventsOfRun(client: PiClient): Promise<string[]> {
+  return new Promise((resolve) => {
+    const types: string[] = [];
+    const off = client.onEvent((event: ClientEvent) => {
+      types.push(event.type);
+      if (event.type !== "agent_end") return;
+      off();
+      resolve(types);
+    });
+  });
+}
+
+for (const version of ["1", "0.73"] as const) {
+  describe(`pi ${version}: two viewers of one session`, () => {
+    test("the watcher follows the run, is refused, takes control and drives pi", async () => {
+      const { served, dispose } = await serve(version);
+      const desk = await viewer(served, "Desk");
+      const phone = await viewer(served, "Phone");
+      try {
+        const deskSees = await controlWhere(desk.transport, (c) => c.viewers === 2);
+        assert.equal(deskSees.inControl, true);
+        assert.deepEqual(deskSees.you.label, "Desk");
+        const phoneSees = await controlWhere(phone.transport, (c) => c.viewers === 2);
+        assert.equal(phoneSees.inControl, false);
+        assert.equal(phoneSees.controller?.label, "Desk");
+        assert.equal(phoneSees.you.readOnly, false);
+
+        await assert.rejects(
+          phone.client.prompt("[[text from the phone]]"),
+          (error: unknown) =>
+            error instanceof PiClientError &&
+            error.code === "not_in_control" &&
+            error.command === "prompt" &&
+            /Desk is in control/.test(error.message),
+        );
+
+        const deskRun = eventsOfRun(desk.client);
+        const phoneRun = eventsOfRun(phone.client);
+        await desk.client.promptAndWait("[[text one two three]]");
+        const seen = await phoneRun;
+        assert.deepEqual(seen, await deskRun);
+        assert.ok(seen.includes("message_update"));
+        const messages = await phone.client.getMessages();
+        assert.match(JSON.stringify(messages), /one two three/);
+        assert.doesNotMatch(JSON.stringify(messages), /from the phone/);
+
+        const deskLoses = controlWhere(desk.transport, (c) => !c.inControl);
+        const taken = await phone.transport.takeControl();
+        assert.equal(taken.inControl, true);
+        assert.equal((await deskLoses).controller?.label, "Phone");
+        await assert.rejects(
+          desk.client.abort(),
+          (error: unknown) => error instanceof PiClientError && error.code === "not_in_control",
+        );
+        const { disposition } = await phone.client.promptAndWait("[[text now the phone]]");
+        assert.equal(disposition, "started");
+        assert.match(JSON.stringify(await desk.client.getMessages()), /now the phone/);
+      } finally {
+        await desk.client.close();
+        await phone.client.close();
+        await dispose();
+      }
+    });
+  });
+}
