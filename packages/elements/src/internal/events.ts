@@ -39,7 +39,7 @@ export class PiRestoreQueueEvent extends Event {
 
 /** Fired when an action the element took through the client failed. */
 export class PiErrorEvent extends Event {
-  /** What failed: `send`, `abort` or `restore-queue`. */
+  /** What failed: `send`, `abort`, `restore-queue`, `take-control` or `connect`. */
   readonly action: string;
   /** The error the client threw. */
   readonly error: unknown;

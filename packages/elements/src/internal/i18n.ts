@@ -52,6 +52,13 @@ export interface PiStrings {
   disconnected: string;
   connecting: string;
   reconnecting: string;
+  /** Shown instead of the composer to a viewer that watches; `{name}` is the one in control. */
+  watching: string;
+  /** Watching while nobody is in control. */
+  watchingNobody: string;
+  /** Watching on a read-only connection, which can never take control. */
+  watchingReadOnly: string;
+  takeControl: string;
   noClient: string;
   retrying: string;
   compacting: string;
@@ -75,6 +82,8 @@ export interface PiStrings {
   dialogTimeWarning: string;
   dialogTimedOut: string;
   dialogClosed: string;
+  /** Under a dialog a watching viewer sees but cannot answer. */
+  dialogWatching: string;
   dialogOk: string;
   dialogSubmit: string;
   dialogCancel: string;
@@ -233,6 +242,10 @@ export const en: PiStrings = {
   disconnected: "Disconnected",
   connecting: "Connecting…",
   reconnecting: "Reconnecting…",
+  watching: "Watching — {name} is in control",
+  watchingNobody: "Watching — nobody is in control",
+  watchingReadOnly: "Watching — read-only",
+  takeControl: "Take control",
   noClient: "No client",
   retrying: "Retrying (attempt {attempt} of {max}) in {seconds} s",
   compacting: "Compacting context…",
@@ -257,6 +270,7 @@ export const en: PiStrings = {
   dialogTimeWarning: "{seconds} seconds left to answer “{title}”",
   dialogTimedOut: "“{title}” timed out",
   dialogClosed: "“{title}” was closed",
+  dialogWatching: "Only the viewer in control can answer",
   dialogOk: "OK",
   dialogSubmit: "Submit",
   dialogCancel: "Cancel",
@@ -417,6 +431,10 @@ export const zhCN: PiStrings = {
   disconnected: "已断开",
   connecting: "正在连接…",
   reconnecting: "正在重连…",
+  watching: "旁观中 — {name} 正在控制",
+  watchingNobody: "旁观中 — 当前无人控制",
+  watchingReadOnly: "旁观中 — 只读",
+  takeControl: "接管控制",
   noClient: "无客户端",
   retrying: "{seconds} 秒后重试（第 {attempt}/{max} 次）",
   compacting: "正在压缩上下文…",
@@ -441,6 +459,7 @@ export const zhCN: PiStrings = {
   dialogTimeWarning: "回答“{title}”还剩 {seconds} 秒",
   dialogTimedOut: "“{title}”已超时",
   dialogClosed: "“{title}”已关闭",
+  dialogWatching: "只有正在控制的一方可以回答",
   dialogOk: "确定",
   dialogSubmit: "提交",
   dialogCancel: "取消",

@@ -120,6 +120,19 @@ export const chatStyles = css`
     border-radius: 0.3em;
     padding: 0 0.3em;
   }
+  .watch {
+    display: flex;
+    gap: 0.6em;
+    align-items: center;
+    justify-content: space-between;
+    font-size: 0.9em;
+    color: var(--_color-muted);
+    background: var(--_color-surface);
+    border: 1px solid var(--_color-border);
+    border-radius: var(--_radius);
+    padding: 0.4em 0.6em;
+    margin-bottom: 0.4em;
+  }
   /* Notifications sit in the column above the composer, at its end, pushing nothing over text. */
   pi-toasts {
     --position: static;

@@ -5,6 +5,7 @@ import { html, LitElement, nothing } from "lit";
 import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { ConnectionStatusController } from "../../internal/connection-status.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
+import { ControlController } from "../../internal/control-controller.ts";
 import {
   PiAbortEvent,
   PiErrorEvent,
@@ -12,7 +13,7 @@ import {
   PiSendEvent,
   type SendMode,
 } from "../../internal/events.ts";
-import type { PiStrings } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n.ts";
 import { icons } from "../../internal/icons.ts";
 import { LocaleController } from "../../internal/locale-controller.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
@@ -59,7 +60,7 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * @event pi-send - Before a message is sent; cancel it to send it yourself. {@link PiSendEvent}
  * @event pi-abort - Before the run is aborted; cancelable.
  * @event pi-restore-queue - Before queued messages are taken back into the editor; cancelable.
- * @event pi-error - An action through the client failed (`connect` when `src` could not connect).
+ * @event pi-error - An action through the client failed (`connect` when `src` could not connect, `take-control` when the bridge refused).
  * @event pi-token-request - With `token-from="event"`: asks the page for the bridge token. {@link PiTokenRequestEvent}
  * @slot header - Content above the status bar (for example a model picker).
  * @slot empty - Shown while the transcript is empty.
@@ -74,6 +75,8 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart queue - The queued messages.
  * @csspart restore-button - Takes queued messages back into the editor.
+ * @csspart watch-bar - "Watching — … is in control", above the disabled composer of a viewer that watches a shared bridge session.
+ * @csspart take-control-button - "Take control" in the watch bar.
  * @csspart widget - An extension widget (above or below the composer).
  * @csspart composer - The composer form.
  * @csspart input - The composer textarea.
@@ -103,6 +106,7 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * @cssproperty [--max-width=52rem] - Width of the transcript column.
  * @cssstate running - A run is in progress.
  * @cssstate empty - There are no messages.
+ * @cssstate watching - Another viewer of the bridge session is in control: the composer is disabled.
  */
 export class PiChat extends LitElement {
   static override styles = [tokenStyles, baseStyles, chatStyles];
@@ -196,6 +200,7 @@ export class PiChat extends LitElement {
   #wasRunning = false;
   #editorText: string | undefined;
   readonly #status = new ConnectionStatusController(this);
+  readonly #control = new ControlController(this);
   #notifier: { client: PiClient; notifier: RunNotifier } | undefined;
 
   constructor() {
@@ -249,6 +254,7 @@ export class PiChat extends LitElement {
   protected override willUpdate(): void {
     this.#connection.resolve();
     this.#status.watch(this.#connection.connection?.client);
+    this.#control.watch(this.#connection.connection?.client);
     this.#notifyFor(this.notify && this.isConnected ? this.#connection.client : undefined);
     const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
@@ -262,6 +268,8 @@ export class PiChat extends LitElement {
     const shown = this.#transcript.of(snapshot?.messages ?? [], this.showInternal);
     if (shown.length === 0 && snapshot?.streamingMessage === undefined) states.add("empty");
     else states.delete("empty");
+    if (this.#control.watching) states.add("watching");
+    else states.delete("watching");
   }
 
   protected override updated(): void {
@@ -284,10 +292,11 @@ export class PiChat extends LitElement {
     const shown = this.#transcript.of(messages, this.showInternal);
     const streaming = snapshot?.streamingMessage;
     const executions = snapshot?.toolExecutions ?? new Map();
-    // A dialog a tool waits on is shown in its card instead of above the composer.
-    const toolDialogs = this.noDialogs
-      ? undefined
-      : dialogOwners(snapshot?.dialogs ?? [], executions);
+    const watching = this.#control.watching;
+    // A dialog a tool waits on is shown in its card instead of above the composer; a watcher
+    // sees every dialog in the built-in one, which shows them without answering.
+    const toolDialogs =
+      this.noDialogs || watching ? undefined : dialogOwners(snapshot?.dialogs ?? [], executions);
     const widgets = [...(snapshot?.ui.widgets ?? [])];
     const queue = snapshot?.queue;
     const queued = (queue?.steering.length ?? 0) + (queue?.followUp.length ?? 0);
@@ -308,7 +317,7 @@ export class PiChat extends LitElement {
               .messages=${shown}
               .toolExecutions=${executions}
               .toolDialogs=${toolDialogs}
-              ?actions=${state === "connected" && !(snapshot?.isRunning ?? false)}
+              ?actions=${state === "connected" && !watching && !(snapshot?.isRunning ?? false)}
               .strings=${s}
               .renderers=${this.renderers}
               .imageHosts=${this.imageHosts}
@@ -359,6 +368,7 @@ export class PiChat extends LitElement {
             ? nothing
             : html`<pi-dialog
                 exportparts="panel:dialog"
+                ?watching=${watching}
                 .client=${connection?.client}
                 .session=${connection?.session}
                 .dialogs=${toolDialogs?.size ? snapshot?.dialogs.filter((d) => ![...toolDialogs.values()].includes(d)) : undefined}
@@ -377,11 +387,12 @@ export class PiChat extends LitElement {
               </div>`
             : nothing
         }
+        ${watching ? this.#watchBar() : nothing}
         <pi-composer
           exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu"
           .strings=${s}
           ?running=${snapshot?.isRunning ?? false}
-          ?disabled=${state === "disconnected"}
+          ?disabled=${state === "disconnected" || watching}
           @composer-submit=${(e: ComposerSubmitEvent) => void this.send(e.text, { images: e.images, mode: e.mode })}
           @composer-abort=${() => void this.abort()}
           @composer-restore=${() => void this.restoreQueue()}
@@ -428,6 +439,18 @@ export class PiChat extends LitElement {
       await this.connection?.client?.abort();
     } catch (error) {
       this.dispatchEvent(new PiErrorEvent("abort", error));
+    }
+  }
+
+  /**
+   * Makes this viewer the one in control of the shared bridge session (the composer's "Take
+   * control"); a refusal (a read-only connection) fires `pi-error` with action `take-control`.
+   */
+  async takeControl(): Promise<void> {
+    try {
+      await this.#control.take();
+    } catch (error) {
+      this.dispatchEvent(new PiErrorEvent("take-control", error));
     }
   }
 
@@ -478,6 +501,27 @@ export class PiChat extends LitElement {
       client === undefined
         ? undefined
         : { client, notifier: new RunNotifier(client, { strings: () => this.#locale.strings }) };
+  }
+
+  // Who is in control, and the way to take it unless this connection may only watch.
+  #watchBar(): unknown {
+    const s = this.#locale.strings;
+    const control = this.#control.control;
+    const readOnly = control?.you.readOnly ?? false;
+    const holder = control?.controller?.label;
+    const line = readOnly
+      ? s.watchingReadOnly
+      : holder === undefined
+        ? s.watchingNobody
+        : format(s.watching, { name: holder });
+    return html`<div part="watch-bar" class="watch" role="status">
+      <span>${line}</span>
+      ${
+        readOnly
+          ? nothing
+          : html`<button part="take-control-button" @click=${() => void this.takeControl()}>${s.takeControl}</button>`
+      }
+    </div>`;
   }
 
   // Offered until the user has decided: browsers only ask from a click.

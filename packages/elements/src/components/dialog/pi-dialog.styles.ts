@@ -111,4 +111,12 @@ export const dialogStyles = css`
       transition: none;
     }
   }
+  .watched {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .watched .option {
+    cursor: default;
+  }
 `;

@@ -61,6 +61,7 @@ const WARN_AT_SECONDS = 10;
  * @csspart actions - The button row.
  * @csspart button - Every button.
  * @csspart confirm-button - OK / Yes / Submit.
+ * @csspart watching - The options of a dialog shown to a watching viewer, who cannot answer.
  * @csspart cancel-button - Cancel / No.
  * @cssproperty [--pi-color-accent=#2f4cc9] - Panel accent, active option, primary button.
  * @cssproperty [--pi-color-warning=#7a5200] - Countdown in its last seconds.
@@ -76,6 +77,7 @@ export class PiDialog extends LitElement {
     dialogs: { attribute: false },
     strings: { attribute: false },
     passive: { type: Boolean },
+    watching: { type: Boolean, reflect: true },
     theme: { type: String, reflect: true },
     active: { state: true },
   };
@@ -90,6 +92,11 @@ export class PiDialog extends LitElement {
   declare strings: Partial<PiStrings> | undefined;
   /** Do not register as the client's dialog handler (another handler defers to this view). */
   declare passive: boolean;
+  /**
+   * Show dialogs without answering them: another viewer of the bridge session is in control.
+   * Nothing is sent to pi, not even on a timeout (pi gives up by itself).
+   */
+  declare watching: boolean;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
   /**
@@ -125,6 +132,7 @@ export class PiDialog extends LitElement {
   constructor() {
     super();
     this.passive = false;
+    this.watching = false;
     this.active = 0;
   }
 
@@ -142,7 +150,7 @@ export class PiDialog extends LitElement {
   /** Answers the showing dialog (as its confirm button would). */
   answer(value: string | boolean): void {
     const item = this.#shown;
-    if (item === undefined) return;
+    if (item === undefined || this.watching) return;
     if (!this.dispatchEvent(new PiDialogAnswerEvent(item.request, value))) return;
     this.#closed.add(item.request.id);
     this.#connection.client?.ui.answer(item.request.id, value);
@@ -153,7 +161,7 @@ export class PiDialog extends LitElement {
   /** Cancels the showing dialog (as Escape would). */
   cancel(): void {
     const item = this.#shown;
-    if (item !== undefined) this.#cancel(item, "user");
+    if (item !== undefined && !this.watching) this.#cancel(item, "user");
   }
 
   override disconnectedCallback(): void {
@@ -243,7 +251,7 @@ export class PiDialog extends LitElement {
         }
       </div>
       ${left === undefined ? nothing : html`<div class="bar" aria-hidden="true"><div part="countdown-bar" style="transform: scaleX(${fraction})"></div></div>`}
-      ${this.#body(request)}
+      ${this.watching ? this.#watchedBody(request) : this.#body(request)}
     </section>`,
     )}`;
   }
@@ -265,6 +273,25 @@ export class PiDialog extends LitElement {
       )
         target.focus();
     }
+  }
+
+  /** What a watcher sees: the question and its choices, with no way to answer. */
+  #watchedBody(request: DialogRequest): unknown {
+    const s = this.#locale.strings;
+    const shown =
+      request.method === "confirm"
+        ? html`<p part="message" id="message" class="message">${request.message}</p>`
+        : request.method === "select"
+          ? html`<ul part="watching" class="listbox watched">
+              ${request.options.map((option) => html`<li class="option">${option}</li>`)}
+            </ul>`
+          : request.method === "editor" && request.prefill
+            ? html`<p part="watching" class="message">${request.prefill}</p>`
+            : nothing;
+    return html`${shown}
+      <div part="actions" class="actions">
+        <span part="hint" id="hint" class="hint">${s.dialogWatching}</span>
+      </div>`;
   }
 
   #body(request: DialogRequest): unknown {
@@ -398,7 +425,7 @@ export class PiDialog extends LitElement {
     if (!this.dispatchEvent(new PiDialogCancelEvent(item.request, reason)) && reason === "user")
       return;
     this.#closed.add(item.request.id);
-    this.#connection.client?.ui.cancel(item.request.id);
+    if (!this.watching) this.#connection.client?.ui.cancel(item.request.id);
     this.#settle(item.request.id);
     this.requestUpdate();
   }
