@@ -70,6 +70,8 @@ async function handle(request: ClientRequest): Promise<object> {
       const client: Client = { ws, stamps: [], keep: request.keep, count: 0, waiting: undefined };
       ws.on("message", (data) => {
         const at = now();
+        // The bridge's own records (who controls) come from no pi record: not counted.
+        if (startsWith(data, '{"type":"bridge_')) return;
         client.count++;
         if (client.keep) client.stamps.push(at);
         const waiting = client.waiting;
