@@ -256,7 +256,7 @@ test("cli: --ticket-secret-file and --ticket-public-key-file accept tickets; the
     assert.ok(run.url !== undefined, run.cli.stderr());
     for (const alg of ["HS256", "EdDSA"] as const) {
       const ticket = await mint(keys, { sub: "dave", sessionPrefix: "", alg, audience: "my-app" });
-      const response = await fetch(`${run.url}/api/sessions`, {
+      const response: Response = await fetch(`${run.url}/api/sessions`, {
         headers: { authorization: `Bearer ${ticket}` },
       });
       assert.equal(response.status, 200, alg);

@@ -8,7 +8,7 @@ const piEvents = (client: TestClient): Rec[] =>
 
 /** The latest control record a client got. */
 function control(client: TestClient): Rec {
-  const record = client.records.findLast((r) => r.type === "bridge_control");
+  const record = client.records.filter((r) => r.type === "bridge_control").at(-1);
   assert.ok(record, "no control record yet");
   return record;
 }
