@@ -493,15 +493,39 @@ export class Session {
         return;
       }
       if (result.done) return;
-      for (const frame of result.value) {
-        const drained = this.#relay(frame);
-        if (drained !== undefined) await drained;
-      }
+      const drained = this.#relay(result.value);
+      if (drained !== undefined) await drained;
     }
   }
 
-  /** Relays one frame to the attached clients, if any; returns a promise when a socket is full. */
-  #relay(frame: TransportFrame): Promise<void> | undefined {
+  /**
+   * Relays one batch of pi's frames to the attached clients. The controller gets the whole batch
+   * before any watcher does, so watching adds nothing to the latency of the one who drives pi.
+   * Returns a promise when a socket is over the high-water mark.
+   */
+  #relay(frames: TransportFrames): Promise<void> | undefined {
+    const lines: string[] = [];
+    // The one connection each line answers, or undefined for a line everyone gets.
+    const answers: (SessionConnection | undefined)[] = [];
+    for (const frame of frames) {
+      const line = this.#accept(frame);
+      if (line === undefined) continue;
+      lines.push(line);
+      answers.push(this.#routes.size > 0 ? this.#sender(line) : undefined);
+    }
+    if (lines.length === 0) return undefined;
+    const full: Promise<void>[] = [];
+    const controller = this.#control.controller;
+    if (controller !== undefined) this.#sendBatch(controller, lines, answers, full);
+    for (const connection of this.#control.connections) {
+      if (connection !== controller) this.#sendBatch(connection, lines, answers, full);
+    }
+    if (full.length === 0) return undefined;
+    return full.length === 1 ? full[0] : Promise.all(full).then(() => undefined);
+  }
+
+  /** The line to relay for one frame; the bridge's own answers and pi's unreadable output stay here. */
+  #accept(frame: TransportFrame): string | undefined {
     if (typeof frame !== "string") {
       safeLog(this.#settings.logger, {
         event: "pi_record_error",
@@ -516,28 +540,33 @@ export class Session {
     }
     this.#lastActivity = Date.now();
     this.#observe(frame);
-    const sender = this.#routes.size > 0 ? this.#sender(frame) : undefined;
-    if (sender !== undefined) {
-      // An answer to a connection that has left is dropped: the others never asked.
-      return this.#control.connections.has(sender) ? this.#sendTo(sender, frame) : undefined;
-    }
-    const full: Promise<void>[] = [];
-    for (const connection of this.#control.connections) {
-      const drained = this.#sendTo(connection, frame);
-      if (drained !== undefined) full.push(drained);
-    }
-    if (full.length === 0) return undefined;
-    return full.length === 1 ? full[0] : Promise.all(full).then(() => undefined);
+    return frame;
   }
 
-  /** Sends one frame to one connection; returns a promise when its socket is full. */
-  #sendTo(connection: SessionConnection, frame: string): Promise<void> | undefined {
-    connection.send(frame);
+  /**
+   * Sends `connection` its lines of a batch: the broadcast ones and the answers to its own
+   * commands (an answer to a connection that has left is dropped: the others never asked).
+   * Adds a promise to `full` when its socket is over the high-water mark.
+   */
+  #sendBatch(
+    connection: SessionConnection,
+    lines: readonly string[],
+    answers: readonly (SessionConnection | undefined)[],
+    full: Promise<void>[],
+  ): void {
+    let sent = false;
+    for (let i = 0; i < lines.length; i++) {
+      const to = answers[i];
+      if (to !== undefined && to !== connection) continue;
+      connection.send(lines[i] as string);
+      sent = true;
+    }
+    if (!sent) return;
     const buffered = connection.bufferedAmount();
     if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
-    if (buffered <= this.#settings.highWaterMark) return undefined;
+    if (buffered <= this.#settings.highWaterMark) return;
     this.#pauses++;
-    return connection.drained();
+    full.push(connection.drained());
   }
 
   /** Remembers who sent the command with this id; the oldest is forgotten past {@link MAX_ROUTED}. */
