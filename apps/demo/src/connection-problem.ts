@@ -9,8 +9,6 @@ export type ConnectionProblem =
   | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null }
   /** The session was closed on the server (deleted, stopped, reaped). */
   | { readonly kind: "closed" }
-  /** Another tab took this conversation over. */
-  | { readonly kind: "replaced" }
   /** Anything else, with the reason in words. */
   | { readonly kind: "failed"; readonly reason: string };
 
@@ -23,7 +21,6 @@ export function problemOf(info: TransportCloseInfo): ConnectionProblem {
   const error = info.error;
   if (error instanceof WebSocketCloseError) {
     if (error.code === BridgeCloseCode.Unauthorized) return { kind: "token" };
-    if (error.code === BridgeCloseCode.Replaced) return { kind: "replaced" };
   }
   const reason = error instanceof Error ? error.message : info.reason;
   return { kind: "failed", reason };

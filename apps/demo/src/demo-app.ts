@@ -585,8 +585,6 @@ function problemText(problem: ConnectionProblem, t: DemoStrings): [text: string,
       ];
     case "closed":
       return [t.closed, t.reopen];
-    case "replaced":
-      return [t.replaced, t.useHere];
     case "token":
       return [t.tokenRejected, t.retry];
     case "failed":
