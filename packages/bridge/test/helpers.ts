@@ -246,6 +246,10 @@ export async function connectClient(url: string, token: string, name: string): P
   return PiClient.connect(transport, { resync: true });
 }
 
+/** pi's own records (events, dialogs) a client got, without responses and the bridge's records. */
+export const piEvents = (client: TestClient): Rec[] =>
+  client.records.filter((r) => r.type !== "response" && !String(r.type).startsWith("bridge_"));
+
 /** Authorization header for HTTP calls. */
 export function auth(bridge: TestBridge): Record<string, string> {
   return { authorization: `Bearer ${bridge.token}` };

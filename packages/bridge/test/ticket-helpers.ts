@@ -61,9 +61,15 @@ export function unsigned(claims: Record<string, unknown>): string {
   return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.`;
 }
 
-/** The bridge's address with a ticket in place of the token. */
-export function withTicket(bridge: TestBridge, ticket: string): BridgeAddress {
-  return { wsUrl: bridge.wsUrl, token: ticket };
+/** The bridge's address with a ticket in place of the token; `label` names the connection. */
+export function withTicket(bridge: TestBridge, ticket: string, label?: string): BridgeAddress {
+  return {
+    wsUrl: (name) =>
+      label === undefined
+        ? bridge.wsUrl(name)
+        : `${bridge.wsUrl(name)}?label=${encodeURIComponent(label)}`,
+    token: ticket,
+  };
 }
 
 /** A bridge under test that accepts tickets signed with `keys`. */

@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { connect, lineVersions, type Rec, startBridge, type TestClient } from "./helpers.ts";
-
-/** pi's own records (events, dialogs), without responses and the bridge's records. */
-const piEvents = (client: TestClient): Rec[] =>
-  client.records.filter((r) => r.type !== "response" && !String(r.type).startsWith("bridge_"));
+import {
+  connect,
+  lineVersions,
+  piEvents,
+  type Rec,
+  startBridge,
+  type TestClient,
+} from "./helpers.ts";
 
 /** The latest control record a client got. */
 function control(client: TestClient): Rec {
