@@ -2,9 +2,10 @@
  * The bridge benchmark's WebSocket clients, on their own thread: a browser never shares the
  * bridge's event loop, so neither may the client that times the records it receives.
  *
- * Driven by `relay.bench.ts` over `postMessage` (see {@link ClientRequest}). Each received record is
- * stamped with `performance.timeOrigin + performance.now()` (comparable across threads) before
- * anything else is done with it; the stamps stay here until asked for, then travel in one message.
+ * Driven by the bridge benchmarks through `client-thread.ts` (see {@link ClientRequest}). Each
+ * received record is stamped with `performance.timeOrigin + performance.now()` (comparable across
+ * threads) before anything else is done with it; the stamps stay here until asked for, then travel
+ * in one message.
  */
 import { parentPort } from "node:worker_threads";
 import * as wsModule from "ws";

@@ -14,14 +14,12 @@
 import process from "node:process";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Worker } from "node:worker_threads";
 import { serveBridge } from "@pi-kit/bridge/node";
-import type { ChildProcessOptions, ChildProcessTransport } from "@pi-kit/client/node";
 import { spawnNode } from "@pi-kit/client/node";
 import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
-import * as ws from "ws";
 import { quick, report } from "../lib/measure.ts";
-import type { ClientReplies, ClientRequest } from "./client-worker.ts";
+import { clientThread } from "./client-thread.ts";
+import { afterSocketSend, median, ms, now, percentile, piTap } from "./timing.ts";
 
 const WORDS = quick ? 500 : 3000;
 const ROUNDS = quick ? 3 : 7;
@@ -30,88 +28,38 @@ const MiB = 1024 * 1024;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-/** A time comparable with the client thread's stamps. */
-const now = (): number => performance.timeOrigin + performance.now();
-
-// Where the bridge hands each record to the socket (`ws`'s send has returned: the bytes are with
-// the kernel), to split the added latency into the bridge's own part and the rest (loopback and
-// the client thread). Works because the bridge's `ws` is this module instance.
+// Where the bridge hands each record to the socket, to split the added latency into the bridge's
+// own part and the rest (loopback and the client thread).
 const handedOver: number[] = [];
 let stampSends = false;
-const wsSocket = (
-  ws as unknown as { WebSocket: { prototype: { send: (...a: unknown[]) => void } } }
-).WebSocket.prototype;
-const wsSend = wsSocket.send;
-wsSocket.send = function (this: unknown, ...a: unknown[]) {
-  wsSend.apply(this, a);
+afterSocketSend(() => {
   if (stampSends) handedOver.push(now());
-};
+});
 
 const model = await startModelServer();
 const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
 const host = sessionHostOptions(pi);
 
 // Every frame pi writes in the tapped session, stamped as its batch leaves the transport (direct stdio).
-const tapped: number[] = [];
-let tapNext = false;
-async function tappedSpawn(options: ChildProcessOptions): Promise<ChildProcessTransport> {
-  const transport = await spawnNode(options);
-  if (!tapNext) return transport;
-  tapNext = false;
-  const stamps = tapped;
-  const [direct, relayed] = transport.readable.tee();
-  void (async () => {
-    const reader = direct.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // A batch is the frames of one stdout chunk: they all leave the transport now.
-      const at = now();
-      for (let i = 0; i < value.length; i++) stamps.push(at);
-    }
-  })();
-  return { ...transport, readable: relayed };
-}
+const tap = piTap();
+const tapped = tap.stamps;
 
 const served = await serveBridge({
   port: 0,
   ...host,
   logger: () => {},
-  spawn: tappedSpawn,
+  spawn: tap.spawn,
   limits: { maxSessions: SESSIONS + 4 },
 });
 const wsBase = served.url.replace(/^http/, "ws");
 
 /** The WebSocket clients, on a thread of their own (see `client-worker.ts`). */
-const thread = new Worker(new URL("./client-worker.ts", import.meta.url));
-let nextSeq = 1;
-const replies = new Map<number, (reply: { error?: string }) => void>();
-thread.on("message", (reply: { seq: number; error?: string }) => {
-  replies.get(reply.seq)?.(reply);
-  replies.delete(reply.seq);
-});
-type Op = keyof ClientReplies;
-function ask<K extends Op>(
-  op: K,
-  fields: Omit<Extract<ClientRequest, { op: K }>, "op" | "seq">,
-): Promise<ClientReplies[K]> {
-  const seq = nextSeq++;
-  return new Promise((resolve, reject) => {
-    replies.set(seq, (reply) => {
-      if (reply.error === undefined) resolve(reply as ClientReplies[K]);
-      else reject(new Error(reply.error));
-    });
-    thread.postMessage({ op, seq, ...fields });
-  });
-}
+const thread = clientThread();
+const { ask } = thread;
 
 /** A WebSocket client on the client thread; `keep` stamps every record it receives. */
 async function client(name: string, keep: boolean) {
-  const { client: id } = await ask("open", {
-    url: `${wsBase}/sessions/${name}/ws`,
-    protocols: ["pi-kit.v1", `pi-kit.token.${served.token}`],
-    keep,
-  });
+  const id = await thread.open(`${wsBase}/sessions/${name}/ws`, served.token, keep);
   return {
     send: (record: object) => ask("send", { client: id, record: JSON.stringify(record) }),
     /** Sends `record` and resolves once a record of type `until` arrives, timed on the client. */
@@ -123,12 +71,6 @@ async function client(name: string, keep: boolean) {
   };
 }
 
-function percentile(sorted: ArrayLike<number>, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const ms = (x: number) => `${x.toFixed(2)} ms`;
-
 // The two threads' clocks: `timeOrigin + now()` should agree to well under the figures measured.
 const clockSkew: number[] = [];
 for (let i = 0; i < 20; i++) {
@@ -139,7 +81,7 @@ for (let i = 0; i < 20; i++) {
 console.log(`clock: client thread minus bridge thread ${ms(median(clockSkew))} (median of 20)`);
 
 // 1. Latency per event and throughput: the tapped session against a direct pi, interleaved.
-tapNext = true;
+tap.next();
 const relayedClient = await client("tapped", true);
 // The same pi, as the kit runs it: without a session directory.
 const direct = await spawnNode({ ...host.pi, args: pi.args });

@@ -12,14 +12,11 @@
 import process from "node:process";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Worker } from "node:worker_threads";
 import { serveBridge } from "@pi-kit/bridge/node";
-import type { ChildProcessOptions, ChildProcessTransport } from "@pi-kit/client/node";
-import { spawnNode } from "@pi-kit/client/node";
 import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
-import * as ws from "ws";
 import { quick, report } from "../lib/measure.ts";
-import type { ClientReplies, ClientRequest } from "./client-worker.ts";
+import { clientThread } from "./client-thread.ts";
+import { afterSocketSend, median, ms, now, percentile, piTap } from "./timing.ts";
 
 const WORDS = quick ? 500 : 3000;
 const ROUNDS = quick ? 3 : 7;
@@ -27,97 +24,45 @@ const WATCHERS = quick ? 10 : 50;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
-const now = (): number => performance.timeOrigin + performance.now();
 
 // When the bridge hands each of pi's records to the controller's socket (its first socket).
 const handedOver: number[] = [];
 let controllerSocket: unknown;
 let capture = false;
-const wsSocket = (
-  ws as unknown as { WebSocket: { prototype: { send: (...a: unknown[]) => void } } }
-).WebSocket.prototype;
-const wsSend = wsSocket.send;
-wsSocket.send = function (this: unknown, ...a: unknown[]) {
-  wsSend.apply(this, a);
-  if (capture && controllerSocket === undefined) controllerSocket = this;
-  const bridgeRecord = typeof a[0] === "string" && a[0].startsWith('{"type":"bridge_');
-  if (this === controllerSocket && !bridgeRecord) handedOver.push(now());
-};
+afterSocketSend((socket, data) => {
+  if (capture && controllerSocket === undefined) controllerSocket = socket;
+  const bridgeRecord = typeof data === "string" && data.startsWith('{"type":"bridge_');
+  if (socket === controllerSocket && !bridgeRecord) handedOver.push(now());
+});
 
 const model = await startModelServer();
 const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
 const host = sessionHostOptions(pi);
 
 // Every frame pi writes in the first session, stamped as its batch leaves the transport.
-const tapped: number[] = [];
-let tapNext = true;
-async function tappedSpawn(options: ChildProcessOptions): Promise<ChildProcessTransport> {
-  const transport = await spawnNode(options);
-  if (!tapNext) return transport;
-  tapNext = false;
-  const [direct, relayed] = transport.readable.tee();
-  void (async () => {
-    const reader = direct.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const at = now();
-      for (let i = 0; i < value.length; i++) tapped.push(at);
-    }
-  })();
-  return { ...transport, readable: relayed };
-}
+const tap = piTap();
+tap.next();
+const tapped = tap.stamps;
 
-const served = await serveBridge({ port: 0, ...host, logger: () => {}, spawn: tappedSpawn });
+const served = await serveBridge({ port: 0, ...host, logger: () => {}, spawn: tap.spawn });
 const wsBase = served.url.replace(/^http/, "ws");
-/** A client thread (see `client-worker.ts`): the controller and the watchers each get one, as separate devices would. */
-function clientThread() {
-  const worker = new Worker(new URL("./client-worker.ts", import.meta.url));
-  let nextSeq = 1;
-  const replies = new Map<number, (reply: { error?: string }) => void>();
-  worker.on("message", (reply: { seq: number; error?: string }) => {
-    replies.get(reply.seq)?.(reply);
-    replies.delete(reply.seq);
-  });
-  function ask<K extends keyof ClientReplies>(
-    op: K,
-    fields: Omit<Extract<ClientRequest, { op: K }>, "op" | "seq">,
-  ): Promise<ClientReplies[K]> {
-    const seq = nextSeq++;
-    return new Promise((resolve, reject) => {
-      replies.set(seq, (reply) =>
-        reply.error === undefined
-          ? resolve(reply as ClientReplies[K])
-          : reject(new Error(reply.error)),
-      );
-      worker.postMessage({ op, seq, ...fields });
-    });
-  }
-  async function open(name: string, keep: boolean): Promise<number> {
-    const url = `${wsBase}/sessions/${name}/ws`;
-    const protocols = ["pi-kit.v1", `pi-kit.token.${served.token}`];
-    return (await ask("open", { url, protocols, keep })).client;
-  }
-  return { ask, open, terminate: () => worker.terminate() };
-}
+/** The controller and the watchers each get a client thread, as separate devices would. */
 const main = clientThread();
 const others = clientThread();
-const { ask, open } = main;
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const ms = (x: number) => `${x.toFixed(2)} ms`;
+const { ask } = main;
+const open = (thread: typeof main, name: string, keep: boolean): Promise<number> =>
+  thread.open(`${wsBase}/sessions/${name}/ws`, served.token, keep);
 
 // 1. Added latency per event on the controller's socket: answers alone and watched, interleaved.
 capture = true;
-const controller = await open("watched", true);
+const controller = await open(main, "watched", true);
 const prompt = JSON.stringify({ type: "prompt", message: `[[long ${WORDS}]]` });
 await ask("run", { client: controller, record: prompt, until: "agent_settled" }); // warm-up
 const p50 = { alone: [] as number[], watched: [] as number[] };
 const inBridge = { alone: [] as number[], watched: [] as number[] };
 for (let round = 0; round < ROUNDS; round++) {
   for (const mode of ["alone", "watched"] as const) {
-    const watcher = mode === "watched" ? await others.open("watched", false) : undefined;
+    const watcher = mode === "watched" ? await open(others, "watched", false) : undefined;
     const from = (await ask("count", { client: controller })).count;
     const offset = tapped.length - from;
     const handedFrom = handedOver.length;
@@ -159,11 +104,11 @@ async function used(): Promise<number> {
     last = now;
   }
 }
-const first = await open("idle", false);
+const first = await open(main, "idle", false);
 await ask("send", { client: first, record: '{"type":"get_state","id":"s"}' });
 const before = await used();
 const watchers = await Promise.all(
-  Array.from({ length: WATCHERS }, () => others.open("idle", false)),
+  Array.from({ length: WATCHERS }, () => open(others, "idle", false)),
 );
 const perWatcher = Math.max(0, (await used()) - before) / WATCHERS;
 console.log(
