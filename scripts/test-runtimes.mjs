@@ -41,6 +41,8 @@ const n22 = node22();
 // The 0.73.1 pi in the test kit must run on Node 20: tell it where that is.
 const env = { ...process.env, PI_KIT_NODE20: sys.major === 20 ? sys.path : "" };
 const condition = "--conditions=@pi-kit/source";
+/** The longest one test may take (the slowest live tests take about a minute on a loaded machine). */
+const TEST_TIMEOUT_MS = 300_000;
 
 const legs = {
   node20: {
@@ -53,6 +55,8 @@ const legs = {
       ...preloads.flatMap((p) => ["--import", p]),
       "--test",
       "--test-concurrency=1",
+      // A test that hangs fails by name instead of stalling the whole run.
+      `--test-timeout=${TEST_TIMEOUT_MS}`,
       ...files,
     ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(sys.major) },
@@ -66,6 +70,8 @@ const legs = {
       ...preloads.flatMap((p) => ["--import", p]),
       "--test",
       "--test-concurrency=1",
+      // A test that hangs fails by name instead of stalling the whole run.
+      `--test-timeout=${TEST_TIMEOUT_MS}`,
       ...files,
     ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(n22.major) },

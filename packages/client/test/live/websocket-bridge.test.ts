@@ -198,10 +198,13 @@ for (const version of ["1", "0.73"] as const) {
         assert.equal(shown.length, 1);
         const id = dialogs[0]?.request.id as string;
 
-        // A second client (a reloaded page) replaces the first and is shown the same dialog.
+        // A second client (a reloaded page) is shown the same dialog while the first controls;
+        // once the old page is gone it takes control and answers.
         const other = await open(setup, "dialog", handler);
-        await client.closed;
         assert.deepEqual(shown, [id, id]);
+        assert.equal(other.transport.control?.inControl, false);
+        await client.close();
+        await other.transport.takeControl();
         const result = nextEvent(
           other.client,
           (e) =>
