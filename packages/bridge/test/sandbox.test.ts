@@ -47,7 +47,8 @@ test("sandbox: pi answers and edits its workspace, and cannot read homes or othe
   writeFileSync(realSecret, secret, { mode: 0o600 });
   writeFileSync(join(bridge.pi.home, "secret.txt"), secret);
   const outside = join(bridge.pi.tempRoot, "outside.txt");
-  const readOnly = join(packageDir, `outside-${process.pid}.txt`);
+  // Under /usr, which the sandbox binds read-only: the package dir may itself sit in /tmp (a CI clone), where the private /tmp hides it.
+  const readOnly = join("/usr", `pi-kit-outside-${process.pid}.txt`);
   try {
     // Ready: pi and bwrap are both there.
     assert.equal((await fetch(`${bridge.url}/readyz`)).status, 200);
