@@ -57,6 +57,7 @@ function connection(id: number, log: string[]): SessionConnection {
 
 async function withSession(
   run: (session: Session, pi: ReturnType<typeof scriptedPi>) => Promise<void>,
+  highWaterMark = 1 << 20,
 ) {
   const dir = mkdtempSync(join(tmpdir(), "pi-kit-relay-"));
   const pi = scriptedPi();
@@ -64,7 +65,7 @@ async function withSession(
     pi: { command: "pi" },
     sessionArgs: () => [],
     spawn: async () => pi.transport,
-    highWaterMark: 1 << 20,
+    highWaterMark,
     maxPendingDialogs: 8,
     maxStdinBytes: 1 << 20,
     stopTimeouts: undefined,
@@ -117,4 +118,58 @@ test("relay: an answer goes to its asker alone, in its place among the events", 
     await read();
     assert.deepEqual(log, ["1:0", "1:1", "2:0", "2:response", "2:1"]);
   });
+});
+
+test("relay: a socket over the high-water mark mid-batch gets the rest of it once drained", async () => {
+  const lineBytes = events(0, 1)[0]?.length ?? 0;
+  await withSession(async (session, pi) => {
+    const log: string[] = [];
+    let buffered = 0;
+    let drain: (() => void) | undefined;
+    const slow: SessionConnection = {
+      ...connection(1, log),
+      send: (line) => {
+        buffered += line.length;
+        log.push(`1:${(JSON.parse(line) as { n?: number }).n ?? "control"}`);
+      },
+      bufferedAmount: () => buffered,
+      drained: () =>
+        new Promise<void>((resolve) => {
+          drain = resolve;
+        }),
+      // As a real socket's does, closing ends the wait (so a failed assertion cannot hang the test).
+      close: () => drain?.(),
+    };
+    session.attach(slow);
+    buffered = 0;
+    log.length = 0;
+    pi.write(events(0, 10));
+    await read();
+    // Over the mark after the third record: the socket holds at most the mark plus one record.
+    assert.deepEqual(log, ["1:0", "1:1", "1:2"]);
+    assert.ok(session.info().peakBufferedAmount <= 2.5 * lineBytes + lineBytes);
+    pi.write(events(10, 1));
+    await read();
+    assert.equal(log.length, 3, "pi is not read while the socket is full");
+    // Each time the socket drains, it gets records until it is over the mark again.
+    for (const upTo of [6, 9, 11]) {
+      buffered = 0;
+      drain?.();
+      await read();
+      assert.equal(log.length, upTo);
+    }
+    assert.deepEqual(log, [
+      "1:0",
+      "1:1",
+      "1:2",
+      "1:3",
+      "1:4",
+      "1:5",
+      "1:6",
+      "1:7",
+      "1:8",
+      "1:9",
+      "1:10",
+    ]);
+  }, 2.5 * lineBytes);
 });

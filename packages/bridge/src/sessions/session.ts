@@ -38,6 +38,12 @@ const RESPONSE_ID = /^\{"id":("(?:[^"\\]|\\.){0,200}"|-?\d{1,20}(?:\.\d+)?),"typ
 const SESSION_SWITCH =
   /^\{"id":[^\n]{0,200}?"type":"response","command":"(?:new_session|switch_session|fork|clone)","success":true/;
 
+/** One read of pi's stdout, ready to relay: its lines, and the one connection each answers, if any. */
+interface RelayBatch {
+  readonly lines: readonly string[];
+  readonly answers: readonly (SessionConnection | undefined)[];
+}
+
 /** The pi command every session runs, fixed by the server: clients never choose it. */
 export interface PiProcessSpec {
   /** The executable, for example `pi`, or `node` with pi's `cli.js` first in `args`. */
@@ -514,14 +520,14 @@ export class Session {
       answers.push(this.#routes.size > 0 ? this.#sender(line) : undefined);
     }
     if (lines.length === 0) return undefined;
-    const full: Promise<void>[] = [];
+    const held: Promise<void>[] = [];
     const controller = this.#control.controller;
-    if (controller !== undefined) this.#sendBatch(controller, lines, answers, full);
+    if (controller !== undefined) this.#sendFrom(controller, { lines, answers }, 0, held);
     for (const connection of this.#control.connections) {
-      if (connection !== controller) this.#sendBatch(connection, lines, answers, full);
+      if (connection !== controller) this.#sendFrom(connection, { lines, answers }, 0, held);
     }
-    if (full.length === 0) return undefined;
-    return full.length === 1 ? full[0] : Promise.all(full).then(() => undefined);
+    if (held.length === 0) return undefined;
+    return held.length === 1 ? held[0] : Promise.all(held).then(() => undefined);
   }
 
   /** The line to relay for one frame; the bridge's own answers and pi's unreadable output stay here. */
@@ -544,29 +550,37 @@ export class Session {
   }
 
   /**
-   * Sends `connection` its lines of a batch: the broadcast ones and the answers to its own
-   * commands (an answer to a connection that has left is dropped: the others never asked).
-   * Adds a promise to `full` when its socket is over the high-water mark.
+   * Sends `connection` its lines of a batch from `start` on: the broadcast ones and the answers to
+   * its own commands (an answer to a connection that has left is dropped: the others never asked).
+   * Once its socket is over the high-water mark, the rest of the batch waits for it to drain (a
+   * promise added to `held`), so a socket never holds more than the mark plus one record.
    */
-  #sendBatch(
+  #sendFrom(
     connection: SessionConnection,
-    lines: readonly string[],
-    answers: readonly (SessionConnection | undefined)[],
-    full: Promise<void>[],
+    batch: RelayBatch,
+    start: number,
+    held: Promise<void>[],
   ): void {
-    let sent = false;
-    for (let i = 0; i < lines.length; i++) {
+    const { lines, answers } = batch;
+    for (let i = start; i < lines.length; i++) {
       const to = answers[i];
       if (to !== undefined && to !== connection) continue;
       connection.send(lines[i] as string);
-      sent = true;
+      const buffered = connection.bufferedAmount();
+      if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
+      if (buffered <= this.#settings.highWaterMark) continue;
+      this.#pauses++;
+      held.push(connection.drained().then(() => this.#sendRest(connection, batch, i + 1)));
+      return;
     }
-    if (!sent) return;
-    const buffered = connection.bufferedAmount();
-    if (buffered > this.#peakBuffered) this.#peakBuffered = buffered;
-    if (buffered <= this.#settings.highWaterMark) return;
-    this.#pauses++;
-    full.push(connection.drained());
+  }
+
+  /** The rest of a batch, once `connection` has drained, unless it has left meanwhile. */
+  async #sendRest(connection: SessionConnection, batch: RelayBatch, start: number): Promise<void> {
+    if (!this.#control.connections.has(connection)) return;
+    const held: Promise<void>[] = [];
+    this.#sendFrom(connection, batch, start, held);
+    await held[0];
   }
 
   /** Remembers who sent the command with this id; the oldest is forgotten past {@link MAX_ROUTED}. */
