@@ -114,6 +114,20 @@ test("viewers: both see a pending dialog; only the controller answers it, after 
     const notify = await desk.waitFor((r) => r.method === "notify", 15_000, from);
     assert.match(String(notify.message), /confirm=true/);
     assert.equal(bridge.bridge.sessions.get("dialog")?.info().pendingDialogs, 0);
+    // pi never says a dialog is over: the bridge tells the others who answered it, once.
+    const closed = (r: Rec): boolean => r.type === "bridge_dialog_closed";
+    for (const client of [desk, tablet]) {
+      const record = await client.waitFor(closed);
+      assert.deepEqual(record, {
+        type: "bridge_dialog_closed",
+        id: request.id,
+        by: { id: phoneId, label: (control(phone).you as Rec).label },
+      });
+    }
+    const [deskRecords, tabletRecords] = [desk, tablet].map((c) => c.records.filter(closed));
+    assert.equal(deskRecords?.length, 1, "the watcher's refused answer closed nothing");
+    assert.equal(tabletRecords?.length, 1);
+    assert.equal(phone.records.some(closed), false);
     // The former controller watches now.
     const refused = await desk.request({ type: "abort" });
     assert.equal(refused.code, "not_in_control");

@@ -33,9 +33,10 @@ export class PendingDialogs {
     }
   }
 
-  /** Forgets a dialog once a client has answered it. */
-  answer(id: string): void {
-    this.#dialogs.delete(id);
+  /** Forgets a dialog once a client has answered it; returns whether it was still open. */
+  answer(id: string, now = performance.now()): boolean {
+    this.#expire(now);
+    return this.#dialogs.delete(id);
   }
 
   /** Forgets everything (pi exited). */

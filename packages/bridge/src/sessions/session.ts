@@ -6,6 +6,7 @@
  */
 import { mkdir, utimes } from "node:fs/promises";
 import {
+  type BridgeDialogClosedRecord,
   type BridgeErrorRecord,
   type TransportFrame,
   type TransportFrames,
@@ -382,7 +383,7 @@ export class Session {
     if (this.#stdinQueued + size > this.#settings.maxStdinBytes) return false;
     this.#stdinQueued += size;
     this.#lastActivity = Date.now();
-    if (uiResponseId !== undefined) this.#dialogs.answer(uiResponseId);
+    if (uiResponseId !== undefined) this.#answered(uiResponseId, from);
     else if (from !== undefined && id !== undefined) this.#route(JSON.stringify(id), from);
     this.#writer.write(`${line}\n`).then(
       () => {
@@ -394,6 +395,23 @@ export class Session {
       },
     );
     return true;
+  }
+
+  /**
+   * pi has its answer to dialog `id`. pi never says a dialog is over, so the bridge tells every
+   * other connection (theirs would stay open until it timed out).
+   */
+  #answered(id: string, from: SessionConnection | undefined): void {
+    if (!this.#dialogs.answer(id) || from === undefined) return;
+    const closed: BridgeDialogClosedRecord = {
+      type: "bridge_dialog_closed",
+      id,
+      by: { id: from.id, label: from.label },
+    };
+    const line = JSON.stringify(closed);
+    for (const connection of this.#control.connections) {
+      if (connection !== from) connection.send(line);
+    }
   }
 
   /**

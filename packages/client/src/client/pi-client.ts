@@ -27,6 +27,7 @@ import type { SessionStamp } from "../session/session-model.ts";
 import { SessionModel } from "../session/session-model.ts";
 import {
   isReconnectingTransport,
+  isSharedTransport,
   type ReconnectInfo,
   type Transport,
   type TransportCloseInfo,
@@ -207,6 +208,9 @@ export class PiClient {
     this.#writer = transport.writable.getWriter();
     if (isReconnectingTransport(transport)) {
       transport.onReconnect((info) => this.#reconnected(info));
+    }
+    if (isSharedTransport(transport)) {
+      transport.onDialogClosed((id) => this.#dialogs.answeredElsewhere(id));
     }
     this.#pump = this.#read();
     this.closed = this.#watchClose();

@@ -42,6 +42,7 @@ export interface DialogBindings {
 /** Why a dialog closed. */
 export type DialogCloseReason =
   | "answered"
+  | "answered_elsewhere"
   | "cancelled"
   | "timeout"
   | "stale"
@@ -65,6 +66,7 @@ const RUN = "run";
 
 // Answers are remembered so a dialog the bridge re-sends after a reconnect (because our answer was
 // lost with the old connection) is answered again rather than shown twice; bounded, oldest dropped.
+// So are the dialogs another connection answered, whose request may still be on its way.
 const MAX_REMEMBERED_ANSWERS = 256;
 
 interface OpenDialog extends PendingDialog {
@@ -96,7 +98,8 @@ export interface DialogHost {
 export class DialogManager {
   readonly #host: DialogHost;
   readonly #open = new Map<string, OpenDialog>();
-  readonly #answered = new Map<string, ExtensionUiResponse>();
+  /** Dialogs already answered: by us (the answer, to give again), or by another connection (`null`). */
+  readonly #answered = new Map<string, ExtensionUiResponse | null>();
   #handler: DialogHandling | undefined;
   #seq = 0;
   #snapshot: readonly PendingDialog[] = [];
@@ -130,6 +133,7 @@ export class DialogManager {
     this.#resent?.add(request.id);
     if (this.#open.has(request.id)) return;
     const answered = this.#answered.get(request.id);
+    if (answered === null) return;
     if (answered !== undefined) {
       this.#host.respond(answered);
       return;
@@ -185,6 +189,15 @@ export class DialogManager {
   /** Cancels an open dialog. */
   cancel(id: string): boolean {
     return this.#close(id, "cancelled", true);
+  }
+
+  /**
+   * Another connection to the session answered dialog `id`: it closes here without an answer of
+   * ours, and should its request arrive only now (it can, behind a full socket), it never opens.
+   */
+  answeredElsewhere(id: string): void {
+    this.#close(id, "answered_elsewhere", false);
+    this.#remember(id, null);
   }
 
   /** The run settled: dialogs that waited on it (and on nothing else still going) are stale. */
@@ -283,12 +296,16 @@ export class DialogManager {
       });
       response = { type: "extension_ui_response", id, cancelled: true };
     }
-    this.#answered.set(id, response);
+    this.#remember(id, response);
+    this.#host.respond(response);
+  }
+
+  #remember(id: string, answer: ExtensionUiResponse | null): void {
+    this.#answered.set(id, answer);
     if (this.#answered.size > MAX_REMEMBERED_ANSWERS) {
       const oldest = this.#answered.keys().next().value;
       if (oldest !== undefined) this.#answered.delete(oldest);
     }
-    this.#host.respond(response);
   }
 
   #changed(): void {

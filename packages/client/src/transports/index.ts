@@ -21,8 +21,10 @@ export {
 export { createStreamTransport, type StreamTransportOptions } from "./stream-transport.ts";
 export {
   isReconnectingTransport,
+  isSharedTransport,
   type ReconnectInfo,
   type ReconnectingTransport,
+  type SharedTransport,
   type Transport,
   type TransportCloseInfo,
   type TransportFrame,
@@ -39,6 +41,7 @@ export {
   BRIDGE_RECORD_PREFIX,
   type BridgeConnectionRef,
   type BridgeControlRecord,
+  type BridgeDialogClosedRecord,
   type BridgeErrorRecord,
   type BridgeRecord,
   type BridgeRefusalCode,

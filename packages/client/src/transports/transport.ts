@@ -64,3 +64,20 @@ export function isReconnectingTransport(transport: Transport): transport is Reco
   const candidate = transport as Partial<ReconnectingTransport>;
   return typeof candidate.onReconnect === "function" && typeof candidate.generation === "number";
 }
+
+/**
+ * A transport to a session other connections share (the WebSocket transport to a bridge): any of
+ * them may answer one of pi's dialogs, and pi never says a dialog is over, so the transport does.
+ */
+export interface SharedTransport extends Transport {
+  /**
+   * Registers a listener called when another connection answered (or cancelled) the dialog with
+   * this id. It may come before the dialog's own request is read. Returns its remover.
+   */
+  onDialogClosed(listener: (id: string) => void): () => void;
+}
+
+/** True when other connections may answer `transport`'s dialogs (see {@link SharedTransport}). */
+export function isSharedTransport(transport: Transport): transport is SharedTransport {
+  return typeof (transport as Partial<SharedTransport>).onDialogClosed === "function";
+}

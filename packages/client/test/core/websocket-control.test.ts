@@ -1,7 +1,8 @@
 /**
  * The WebSocket transport's view of the bridge's control records, against the fake bridge: they
  * become `control` and `controlchange`, never records; `takeControl()` and its refusals; a
- * watcher's refused command rejects as `not_in_control` naming the call.
+ * watcher's refused command rejects as `not_in_control` naming the call; a dialog another
+ * connection answered closes.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -185,6 +186,53 @@ describe("websocket transport: control of a shared session", () => {
       assert.deepEqual(diagnostics, []);
     } finally {
       bridge.handlers.delete("prompt");
+      await client.close();
+    }
+  });
+
+  test("a dialog another connection answered closes here unanswered; one whose request comes later never opens", async () => {
+    const aborted: unknown[] = [];
+    const client = await PiClient.connect(open(bridge), {
+      // A handler that waits for its user until the dialog closes without it.
+      dialogHandler: (_request, { signal }) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => {
+            aborted.push(signal.reason);
+            resolve(undefined);
+          }),
+        ),
+    });
+    const dialogs = (): string[] => client.session.getSnapshot().dialogs.map((d) => d.request.id);
+    const until = (done: () => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        if (done()) return resolve();
+        const off = client.session.subscribe(() => {
+          if (!done()) return;
+          off();
+          resolve();
+        });
+      });
+    const confirm = (id: string) => ({ id, method: "confirm", title: "Run it?", message: "?" });
+    try {
+      bridge.send(controlRecord(desk));
+      bridge.openDialog(confirm("d1"));
+      await until(() => dialogs().includes("d1"));
+      bridge.send({ type: "bridge_dialog_closed", id: "d1", by: desk });
+      await until(() => dialogs().length === 0);
+      assert.deepEqual(aborted, ["answered_elsewhere"]);
+
+      // Behind a full socket the request can come after the notice: it never opens.
+      bridge.send({ type: "bridge_dialog_closed", id: "d2", by: desk });
+      bridge.openDialog(confirm("d2"));
+      bridge.openDialog(confirm("d3"));
+      await until(() => dialogs().includes("d3"));
+      assert.deepEqual(dialogs(), ["d3"]);
+      assert.deepEqual(
+        bridge.received.flat().filter((line) => line.includes("extension_ui_response")),
+        [],
+        "nothing is answered for a dialog another connection answered",
+      );
+    } finally {
       await client.close();
     }
   });

@@ -1,7 +1,8 @@
 /**
  * Live: several viewers of one session through the real bridge, real pi 1.x and 0.73.1 and the
  * scripted model. One client controls, the other watches: it follows the run, its commands
- * reject as `not_in_control`, and it drives pi once it takes control.
+ * reject as `not_in_control`, and it drives pi once it takes control; a dialog the controller
+ * answers closes for the watcher at once.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -11,6 +12,7 @@ import {
   type ClientEvent,
   type ControlChangeEvent,
   type ControlState,
+  type DialogHandler,
   PiClient,
   PiClientError,
   type WebSocketTransport,
@@ -35,7 +37,7 @@ after(async () => {
 async function serve(
   version: "1" | "0.73",
 ): Promise<{ served: ServedBridge; dispose(): Promise<void> }> {
-  const pi = piCommand({ version, baseUrl: model.baseUrl });
+  const pi = piCommand({ version, baseUrl: model.baseUrl, uiProbe: true });
   const adapter =
     runtime === "bun"
       ? await import("@pi-kit/bridge/bun")
@@ -60,6 +62,7 @@ async function serve(
 async function viewer(
   served: ServedBridge,
   label: string,
+  dialogHandler?: DialogHandler,
 ): Promise<{ client: PiClient; transport: WebSocketTransport }> {
   const transport = await createNodeWebSocketTransport({
     url: `${served.url.replace(/^http/, "ws")}/sessions/shared/ws`,
@@ -67,7 +70,10 @@ async function viewer(
     label,
     reconnect: false,
   });
-  const client = await PiClient.connect(transport, { handshakeTimeoutMs: 30_000 });
+  const client = await PiClient.connect(transport, {
+    handshakeTimeoutMs: 30_000,
+    ...(dialogHandler === undefined ? {} : { dialogHandler }),
+  });
   return { client, transport };
 }
 
@@ -149,6 +155,31 @@ for (const version of ["1", "0.73"] as const) {
         const { disposition } = await phone.client.promptAndWait("[[text now the phone]]");
         assert.equal(disposition, "started");
         assert.match(JSON.stringify(await desk.client.getMessages()), /now the phone/);
+      } finally {
+        await desk.client.close();
+        await phone.client.close();
+        await dispose();
+      }
+    });
+
+    test("a dialog the controller answers closes for the watcher at once", async () => {
+      const { served, dispose } = await serve(version);
+      let closedOnPhone!: (reason: unknown) => void;
+      const phoneReason = new Promise((resolve) => {
+        closedOnPhone = resolve;
+      });
+      const desk = await viewer(served, "Desk", () => true);
+      // The watcher's user never answers: the dialog stays until something closes it.
+      const phone = await viewer(served, "Phone", (_request, { signal }) => {
+        signal.addEventListener("abort", () => closedOnPhone(signal.reason));
+        return new Promise<undefined>(() => {});
+      });
+      try {
+        await controlWhere(phone.transport, (c) => c.viewers === 2);
+        await desk.client.prompt("/ui confirm");
+        // Closed because the desk answered, not because it timed out or went stale.
+        assert.equal(await phoneReason, "answered_elsewhere");
+        assert.deepEqual(phone.client.session.getSnapshot().dialogs, []);
       } finally {
         await desk.client.close();
         await phone.client.close();

@@ -60,8 +60,20 @@ export interface BridgeErrorRecord {
   readonly error: string;
 }
 
+/**
+ * Another connection answered (or cancelled) one of pi's dialogs: sent to every other connection,
+ * since pi never says a dialog is over and theirs would stay open until it timed out.
+ */
+export interface BridgeDialogClosedRecord {
+  readonly type: "bridge_dialog_closed";
+  /** The dialog's id (its `extension_ui_request`'s `id`). */
+  readonly id: string;
+  /** The connection that answered it. */
+  readonly by: BridgeConnectionRef;
+}
+
 /** A record the bridge writes itself. */
-export type BridgeRecord = BridgeControlRecord | BridgeErrorRecord;
+export type BridgeRecord = BridgeControlRecord | BridgeErrorRecord | BridgeDialogClosedRecord;
 
 /**
  * The commands a watcher may send: queries, which change nothing in pi, so a watcher can load
@@ -98,6 +110,9 @@ export function parseBridgeRecord(line: string): BridgeRecord | undefined {
   }
   if (record.type === "bridge_error" && typeof record.error === "string") {
     return value as BridgeErrorRecord;
+  }
+  if (record.type === "bridge_dialog_closed" && typeof record.id === "string" && isRef(record.by)) {
+    return value as BridgeDialogClosedRecord;
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ import { settlesWithin } from "../frames.ts";
 import type {
   ReconnectInfo,
   ReconnectingTransport,
+  SharedTransport,
   TransportCloseInfo,
   TransportFrames,
 } from "../transport.ts";
@@ -75,7 +76,7 @@ export interface WebSocketTransportOptions {
  * A transport to a pi session behind the bridge, over one WebSocket at a time: it reconnects with
  * backoff and jitter, keeps its `readable` open across reconnects, and reports its state.
  */
-export interface WebSocketTransport extends ReconnectingTransport, EventTarget {
+export interface WebSocketTransport extends ReconnectingTransport, SharedTransport, EventTarget {
   /** The URL it connects to. */
   readonly url: string;
   /** Where the connection stands now; a `statechange` event ({@link ConnectionStateEvent}) follows every change. */
@@ -151,6 +152,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   #control: ControlState | undefined;
   #takers: Array<{ resolve: (c: ControlState) => void; reject: (e: TakeControlError) => void }> =
     [];
+  readonly #dialogClosedListeners = new Set<(id: string) => void>();
 
   constructor(options: WebSocketTransportOptions) {
     super();
@@ -236,6 +238,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   onReconnect(listener: (info: ReconnectInfo) => void): () => void {
     return this.#queue.onReconnect(listener);
+  }
+
+  onDialogClosed(listener: (id: string) => void): () => void {
+    this.#dialogClosedListeners.add(listener);
+    return () => this.#dialogClosedListeners.delete(listener);
   }
 
   reconnect(): void {
@@ -399,6 +406,17 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   }
 
   #bridgeRecord(record: BridgeRecord): void {
+    if (record.type === "bridge_dialog_closed") {
+      for (const listener of [...this.#dialogClosedListeners]) {
+        try {
+          listener(record.id);
+        } catch (error) {
+          // A throwing listener is the client's bug; surface it without losing the other records.
+          queueMicrotask(() => reportError(error));
+        }
+      }
+      return;
+    }
     if (record.type === "bridge_error") {
       if (record.command === "bridge_take_control") {
         const refusal = new TakeControlError(record.code, record.error);
