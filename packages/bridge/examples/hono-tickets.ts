@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createBridge, generateToken } from "@pi-kit/bridge";
 import { nodeWebSocket } from "@pi-kit/bridge/node";
@@ -16,7 +17,13 @@ const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
 const ticketSecret = new TextEncoder().encode(generateToken());
 const ws = nodeWebSocket();
 const bridge = createBridge(
-  { ...sessionHostOptions(pi), token: generateToken(), tickets: { secret: ticketSecret } },
+  {
+    ...sessionHostOptions(pi),
+    token: generateToken(),
+    tickets: { secret: ticketSecret },
+    // Each session works in a directory of its own: users never share files.
+    workspacesDir: join(pi.tempRoot, "workspaces"),
+  },
   ws.runtime,
 );
 

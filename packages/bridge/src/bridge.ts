@@ -3,7 +3,7 @@
  * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
  */
 
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type {
   ChildProcessOptions,
   ChildProcessTransport,
@@ -43,6 +43,7 @@ import type { PiProcessSpec } from "./sessions/session.ts";
 import { isSessionName, SessionRegistry } from "./sessions/session-registry.ts";
 import { SessionStore } from "./sessions/store/session-store.ts";
 import { planStart } from "./sessions/store/start-plan.ts";
+import { Workspaces } from "./sessions/workspaces.ts";
 import { relayEvents } from "./ws/relay.ts";
 import type { WebSocketRuntime } from "./ws/runtime.ts";
 
@@ -124,6 +125,14 @@ export interface BridgeOptions {
    * Created with mode 0700; refused when another user owns it or could write to it.
    */
   readonly sessionsDir: string;
+  /**
+   * Gives each session a working directory of its own in this directory, laid out as in
+   * `sessionsDir` (a ticket user's under `_users/<user>/`), instead of every pi working in
+   * `pi.cwd`: set it when several users share a bridge. Created with mode 0700 and refused when
+   * unsafe, as `sessionsDir` is; a deleted session's workspace goes with it. Under the sandbox a
+   * pi sees only its own workspace.
+   */
+  readonly workspacesDir?: string;
   /** pi arguments that put its session files in `sessionDir`. Default `["--session-dir", dir]`. */
   readonly sessionArgs?: (sessionDir: string) => readonly string[];
   /** Browser origins allowed to connect, e.g. `["http://localhost:5173"]`; `"*"` for any. Default none. */
@@ -188,8 +197,20 @@ export interface Bridge {
 export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime): Bridge {
   assertUsableToken(options.token);
   prepareSessionsDir(options.sessionsDir);
-  const sandbox = createSandbox(options.sandbox, options.sessionsDir);
-  const spawn = options.spawn ?? spawnPi;
+  const workspaces =
+    options.workspacesDir === undefined ? undefined : new Workspaces(options.workspacesDir);
+  const sandbox = createSandbox(options.sandbox, [
+    options.sessionsDir,
+    ...(workspaces === undefined ? [] : [workspaces.dir]),
+  ]);
+  const spawnOf = options.spawn ?? spawnPi;
+  const spawn = async (spec: ChildProcessOptions, dir: string) => {
+    const placed =
+      workspaces === undefined
+        ? spec
+        : { ...spec, cwd: await workspaces.of(relative(options.sessionsDir, dir)) };
+    return spawnOf(sandbox === undefined ? placed : await sandbox.wrap(placed, dir), dir);
+  };
   const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const logger = options.logger ?? jsonLogger();
   const policy = createCommandPolicy(options.policy);
@@ -208,7 +229,12 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
         rescanMs: HISTORY_RESCAN_MS,
         saveDelayMs: INDEX_SAVE_DELAY_MS,
       });
-      space = { store, history: new BridgeHistory(registry, store, { logger, owner }) };
+      const history = new BridgeHistory(registry, store, {
+        logger,
+        owner,
+        ...(workspaces === undefined ? {} : { workspaces }),
+      });
+      space = { store, history };
       spaces.set(owner, space);
     }
     return space;
@@ -221,10 +247,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     idleMs: limits.idleMs,
     pi: options.pi,
     sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
-    spawn:
-      sandbox === undefined
-        ? spawn
-        : async (spec, dir) => spawn(await sandbox.wrap(spec, dir), dir),
+    spawn,
     highWaterMark: limits.highWaterMark,
     maxPendingDialogs: limits.maxPendingDialogs,
     maxStdinBytes: limits.maxStdinBytes,
@@ -299,6 +322,9 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
             : [options.pi, { ...options.pi, command: sandbox.command }],
         ),
         writableCheck(options.sessionsDir),
+        ...(workspaces === undefined
+          ? []
+          : [writableCheck(workspaces.dir, "workspaces_dir", "workspaces directory")]),
       ],
       closing: () => closing !== undefined,
       logger,

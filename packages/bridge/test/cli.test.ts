@@ -270,6 +270,23 @@ test("cli: --ticket-secret-file and --ticket-public-key-file accept tickets; the
     assert.equal(((await refused.json()) as { code: string }).code, "ticket_wrong_audience");
     assert.ok(!run.cli.stdout().includes(SECRET) && !run.cli.stderr().includes(SECRET));
     assert.ok(!run.cli.stderr().includes(other), "a refused ticket is not logged");
+    // Many users, one working directory: said at start, with the fix.
+    assert.match(
+      warnings(run.cli).join("\n"),
+      /every ticket user's pi works in the same directory.*--workspaces-dir/,
+    );
+    const own = await started([
+      "--port",
+      "0",
+      "--ticket-secret-file",
+      secretFile,
+      "--workspaces-dir",
+      join(dir, "workspaces"),
+    ]);
+    assert.ok(own.url !== undefined, own.cli.stderr());
+    assert.deepEqual(warnings(own.cli), []);
+    assert.equal(mode(join(dir, "workspaces")), 0o700);
+    await stop(own.cli);
   } finally {
     await stop(run.cli);
   }

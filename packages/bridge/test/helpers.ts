@@ -266,3 +266,21 @@ export async function until(predicate: () => boolean, timeoutMs = 10_000): Promi
     await sleep(20);
   }
 }
+
+/** Has the model run `command` through pi's bash tool; resolves with what the tool returned. */
+export async function bash(client: TestClient, command: string): Promise<string> {
+  const from = client.records.length;
+  await client.request({ type: "prompt", message: `[[bash ${command}]]` }, 60_000);
+  const end = await client.waitFor((r) => r.type === "tool_execution_end", 60_000, from);
+  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
+  const content = (end.result as { content?: Array<{ text?: string }> }).content ?? [];
+  return content.map((c) => c.text ?? "").join("");
+}
+
+/** Sends a prompt and waits for the run to settle; resolves with the records of the run. */
+export async function run(client: TestClient, message: string): Promise<Rec[]> {
+  const from = client.records.length;
+  await client.request({ type: "prompt", message }, 60_000);
+  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
+  return client.records.slice(from);
+}

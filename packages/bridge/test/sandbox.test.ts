@@ -13,28 +13,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { BridgeError, createBridge, generateToken, userOwner } from "../src/index.ts";
-import { connect, type Rec, startBridge, type TestClient } from "./helpers.ts";
+import { bash, connect, run, startBridge } from "./helpers.ts";
 import { mint, ticketKeys, withTicket } from "./ticket-helpers.ts";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
-
-/** Has the model run `command` through pi's bash tool; resolves with what the tool returned. */
-async function bash(client: TestClient, command: string): Promise<string> {
-  const from = client.records.length;
-  await client.request({ type: "prompt", message: `[[bash ${command}]]` }, 60_000);
-  const end = await client.waitFor((r) => r.type === "tool_execution_end", 60_000, from);
-  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
-  const content = (end.result as { content?: Array<{ text?: string }> }).content ?? [];
-  return content.map((c) => c.text ?? "").join("");
-}
-
-/** Sends a prompt and waits for the run to settle; resolves with the records of the run. */
-async function run(client: TestClient, message: string): Promise<Rec[]> {
-  const from = client.records.length;
-  await client.request({ type: "prompt", message }, 60_000);
-  await client.waitFor((r) => r.type === "agent_settled", 60_000, from);
-  return client.records.slice(from);
-}
 
 test("sandbox: pi answers and edits its workspace, and cannot read homes or other sessions, nor write elsewhere", async () => {
   const secret = `secret-${generateToken()}`;
@@ -109,15 +91,20 @@ test("sandbox: pi answers and edits its workspace, and cannot read homes or othe
   }
 });
 
-test("sandbox: a ticket user's pi sees only its own session, not another user's nor the bridge's", async () => {
+test("sandbox: a ticket user's pi sees only its own session and workspace, not another user's nor the bridge's", async () => {
   const keys = await ticketKeys();
-  const bridge = await startBridge({ sandbox: "bwrap", tickets: keys.options });
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-sandbox-"));
+  const workspacesDir = join(scratch, "workspaces");
+  const bridge = await startBridge({ sandbox: "bwrap", tickets: keys.options, workspacesDir });
   try {
     const bob = await connect(
       withTicket(bridge, await mint(keys, { sub: "bob", sessionPrefix: "" })),
       "notes",
     );
     await run(bob, "[[text bob's private notes]]");
+    const bobWorkspace = join(workspacesDir, userOwner("bob"), "notes");
+    assert.equal(await bash(bob, "echo bob-plans > plans.txt && pwd"), `${bobWorkspace}\n`);
+    assert.equal(readFileSync(join(bobWorkspace, "plans.txt"), "utf8"), "bob-plans\n");
     const bobDir = join(bridge.sessionsDir, userOwner("bob"), "notes");
     const bobFile = readdirSync(bobDir).find((f) => f.endsWith(".jsonl")) as string;
     assert.ok(bobFile !== undefined, "bob's transcript is on the host");
@@ -138,10 +125,17 @@ test("sandbox: a ticket user's pi sees only its own session, not another user's 
       await bash(alice, `ls ${join(bridge.sessionsDir, userOwner("alice"))}`),
       /^notes\n$/,
     );
+    // Workspaces too: alice works in her own, and bob's is not there at all.
+    const aliceWorkspace = join(workspacesDir, userOwner("alice"), "notes");
+    assert.equal(await bash(alice, "pwd"), `${aliceWorkspace}\n`);
+    const plans = await bash(alice, `cat ${join(bobWorkspace, "plans.txt")} 2>&1`);
+    assert.match(plans, /No such file/);
+    assert.equal(await bash(alice, `ls -A ${workspacesDir}/_users`), "alice\n");
     await alice.close();
     await bob.close();
   } finally {
     await bridge.dispose();
+    rmSync(scratch, { recursive: true, force: true });
   }
 });
 

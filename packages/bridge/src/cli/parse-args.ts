@@ -39,6 +39,8 @@ Options:
   --deny <types>         Refuse these record types, e.g. bash (comma-separated, repeatable)
   --sessions-dir <dir>   Where session directories go, private to this user
                          (default: $XDG_STATE_HOME or ~/.local/state, then pi-kit/bridge/sessions)
+  --workspaces-dir <dir> Give each session a working directory of its own in this directory,
+                         private to this user (default: every pi works in this directory)
   --max-sessions <n>     Session cap (default 16)
   --max-sessions-per-user <n>
                          Session cap of one ticket user (default 4)
@@ -46,8 +48,8 @@ Options:
   --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
   --no-auto-create       Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
-  --sandbox bwrap        Run each pi under bubblewrap: its workspace (this directory) and session
-                         directory writable, the rest read-only, homes and other sessions absent
+  --sandbox bwrap        Run each pi under bubblewrap: its workspace and session directory
+                         writable, the rest read-only, homes and other sessions absent
   --sandbox-read <path>  Also show this host path to the sandbox, read-only (repeatable)
   --sandbox-write <path> Also let the sandbox write this host path (repeatable)
   --sandbox-hide <path>  Also take this host path away from the sandbox (repeatable); the
@@ -102,6 +104,7 @@ export function parseArgs(
   let behindProxy = false;
   let token: { value: string; source: TokenSource } | undefined;
   let sessionsDir: string | undefined;
+  let workspacesDir: string | undefined;
   let autoCreate = true;
   let sandbox: string | undefined;
   const sandboxRead: string[] = [];
@@ -183,6 +186,9 @@ export function parseArgs(
       case "--sessions-dir":
         sessionsDir = resolve(value());
         break;
+      case "--workspaces-dir":
+        workspacesDir = resolve(value());
+        break;
       case "--max-sessions":
         limits.maxSessions = number();
         break;
@@ -249,6 +255,11 @@ export function parseArgs(
     if (error instanceof BridgeError) throw new UsageError(error.message);
     throw error;
   }
+  if (useTickets && workspacesDir === undefined) {
+    warnings.push(
+      "every ticket user's pi works in the same directory, where each can read and change the others' files: pass --workspaces-dir (and --sandbox bwrap) to give each session a directory of its own",
+    );
+  }
   if (hostname !== undefined && !isLoopback(hostname) && !behindProxy) {
     warnings.push(
       `--host ${hostname} exposes pi (which runs shell commands) to the network, and the token and every record travel in clear text: put a TLS terminator such as Caddy or nginx in front and pass --behind-tls-proxy, or keep the default 127.0.0.1`,
@@ -261,6 +272,7 @@ export function parseArgs(
       ...(token === undefined ? {} : { token: token.value }),
       ...(useTickets ? { tickets } : {}),
       sessionsDir: sessionsDir ?? defaultSessionsDir(env),
+      ...(workspacesDir === undefined ? {} : { workspacesDir }),
       origins,
       policy,
       limits,

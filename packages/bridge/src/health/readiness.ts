@@ -45,17 +45,24 @@ export function spawnCheck(targets: readonly SpawnTarget[]): ReadinessCheck {
   };
 }
 
-/** The sessions directory takes a new entry: a directory is made in it and removed at once. */
-export function writableCheck(dir: string): ReadinessCheck {
+/**
+ * A directory (the sessions directory, `sessions_dir`, or the workspaces directory,
+ * `workspaces_dir`) takes a new entry: a directory is made in it and removed at once.
+ */
+export function writableCheck(
+  dir: string,
+  name = "sessions_dir",
+  what = "sessions directory",
+): ReadinessCheck {
   return {
-    name: "sessions_dir",
+    name,
     async run() {
       try {
         // A directory rather than a file: what a new session needs, and listings skip dot names.
         await rm(await mkdtemp(join(dir, ".readyz-")), { recursive: true, force: true });
         return undefined;
       } catch (error) {
-        return `the sessions directory cannot be written (${(error as { code?: string }).code ?? "error"})`;
+        return `the ${what} cannot be written (${(error as { code?: string }).code ?? "error"})`;
       }
     },
   };

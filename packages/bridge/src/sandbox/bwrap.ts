@@ -1,6 +1,6 @@
 /**
  * The bubblewrap sandbox. Each pi sees the file system read-only, with the home directories, the
- * other sessions, `/tmp` and `/run` replaced by empty private ones (and any `hidden` path taken
+ * other sessions (and their workspaces), `/tmp` and `/run` replaced by empty private ones (and any `hidden` path taken
  * away); it may write only its workspace and its own session directory. It runs as the bridge's
  * user without capabilities, so what that user can read outside those places, it can read too. It gets its own user, PID, IPC and UTS namespaces
  * (the network stays unless turned off: pi must reach its model provider), a session of its own
@@ -24,7 +24,10 @@ const HIDDEN = ["/tmp", "/var/tmp", "/run", "/home", "/root"];
  * Creates the sandbox after checking, with a trial run, that bubblewrap is there and can make
  * its namespaces; throws a `BridgeError` (`invalid_options`) that says what to install or allow.
  */
-export function bwrapSandbox(options: BwrapSandboxOptions, sessionsDir: string): Sandbox {
+export function bwrapSandbox(
+  options: BwrapSandboxOptions,
+  privateDirs: readonly string[],
+): Sandbox {
   const command = options.command ?? "bwrap";
   const network = options.network !== false;
   probe(command, network);
@@ -39,7 +42,7 @@ export function bwrapSandbox(options: BwrapSandboxOptions, sessionsDir: string):
       const extra = (options.hidden ?? []).map((path) => resolve(path));
       const hiddenFiles = extra.filter(isFile);
       const hidden = outermost(
-        [...HIDDEN, homedir(), home, sessionsDir, agentDir, ...extra]
+        [...HIDDEN, homedir(), home, ...privateDirs, agentDir, ...extra]
           .filter((dir): dir is string => dir !== undefined && isAbsolute(dir))
           .filter((dir) => !hiddenFiles.includes(dir)),
       );

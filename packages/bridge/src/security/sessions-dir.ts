@@ -33,9 +33,13 @@ export function defaultSessionsDir(
  * it: it must belong to this user and be writable by nobody else, and each parent must belong to
  * this user or root and, unless sticky like /tmp, be writable by nobody else (or another user
  * could swap the directory). Throws a `BridgeError` (`invalid_options`) that names the fix.
- * Windows has no such modes: there it only creates the directory.
+ * Windows has no such modes: there it only creates the directory. `what` names the directory in
+ * the error: the sessions directory, or the workspaces directory (which holds every session's files
+ * just as well).
  */
-export function prepareSessionsDir(dir: string): void {
+export function prepareSessionsDir(dir: string, what = "sessions directory"): void {
+  const unsafe = (problem: string, fix: string): BridgeError =>
+    new BridgeError(BridgeErrorCode.InvalidOptions, `Unsafe ${what}: ${problem}; ${fix}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const uid = process.getuid?.();
   if (uid === undefined) return;
@@ -44,8 +48,8 @@ export function prepareSessionsDir(dir: string): void {
   if (!stat.isDirectory()) throw unsafe(`${dir} is not a directory`, "choose a directory");
   if (stat.uid !== uid) {
     throw unsafe(
-      `${dir} belongs to user ${stat.uid}, not to this user (${uid}), who could read and change every session`,
-      `use a directory of your own (the default is ${defaultSessionsDir()})`,
+      `${dir} belongs to user ${stat.uid}, not to this user (${uid}), who could read and change every session's files`,
+      `use a directory of your own${what === "sessions directory" ? ` (the default is ${defaultSessionsDir()})` : ""}`,
     );
   }
   if ((stat.mode & GROUP_OR_OTHER_WRITE) !== 0) {
@@ -58,25 +62,18 @@ export function prepareSessionsDir(dir: string): void {
     const p = statSync(parent);
     if (p.uid !== uid && p.uid !== 0) {
       throw unsafe(
-        `its parent ${parent} belongs to user ${p.uid}, who could replace the sessions directory`,
+        `its parent ${parent} belongs to user ${p.uid}, who could replace the ${what}`,
         "choose a directory under one you own",
       );
     }
     if ((p.mode & GROUP_OR_OTHER_WRITE) !== 0 && (p.mode & STICKY) === 0) {
       throw unsafe(
-        `its parent ${parent} is writable by ${whoMayWrite(p.mode)} (mode ${octal(p.mode)}), who could replace the sessions directory`,
+        `its parent ${parent} is writable by ${whoMayWrite(p.mode)} (mode ${octal(p.mode)}), who could replace the ${what}`,
         `run \`chmod go-w ${parent}\`, or choose a directory under one only you can write`,
       );
     }
     if (dirname(parent) === parent) break;
   }
-}
-
-function unsafe(problem: string, fix: string): BridgeError {
-  return new BridgeError(
-    BridgeErrorCode.InvalidOptions,
-    `Unsafe sessions directory: ${problem}; ${fix}`,
-  );
 }
 
 function whoMayWrite(mode: number): string {

@@ -16,6 +16,7 @@ import { InvalidCursorError, type PageQuery } from "./store/session-index.ts";
 import { sessionName } from "./store/session-name-writer.ts";
 import type { SessionStore } from "./store/session-store.ts";
 import { resumableFile } from "./store/stored-session.ts";
+import type { Workspaces } from "./workspaces.ts";
 
 /** The longest session title the API accepts. */
 export const MAX_TITLE_CHARS = 500;
@@ -25,6 +26,8 @@ export interface BridgeHistoryOptions {
   readonly logger: BridgeLogger;
   /** Whose sessions these are (see `userOwner`). Default: the bridge's own. */
   readonly owner?: string;
+  /** The sessions' own working directories, if they have them: deleting a session removes its own. */
+  readonly workspaces?: Workspaces;
 }
 
 /** Every session of a bridge, running or not. */
@@ -33,6 +36,7 @@ export class BridgeHistory {
   readonly #store: SessionStore;
   readonly #logger: BridgeLogger;
   readonly #owner: string;
+  readonly #workspaces: Workspaces | undefined;
   /** The live activity each running session's record was last read at. */
   readonly #readAt = new Map<string, number>();
   /** Work started when a pi exits, awaited on close. */
@@ -43,6 +47,7 @@ export class BridgeHistory {
     this.#store = store;
     this.#logger = options.logger;
     this.#owner = options.owner ?? BRIDGE_OWNER;
+    this.#workspaces = options.workspaces;
   }
 
   /** One page of the history, newest activity first. */
@@ -122,7 +127,10 @@ export class BridgeHistory {
     return this.#summaryOf(name);
   }
 
-  /** Stops session `name`'s pi and removes its directory: the one operation that deletes user data. */
+  /**
+   * Stops session `name`'s pi and removes its directory (and its workspace, if it has one of its
+   * own): the one operation that deletes user data.
+   */
   async delete(name: string): Promise<void> {
     assertSessionName(name);
     await this.#store.ready;
@@ -133,6 +141,7 @@ export class BridgeHistory {
         throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
       }
       await this.#store.remove(name);
+      await this.#workspaces?.remove(this.#key(name));
       this.#readAt.delete(name);
       safeLog(this.#logger, { event: "session_deleted", session: this.#key(name) });
     });
