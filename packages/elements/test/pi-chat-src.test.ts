@@ -25,17 +25,25 @@ describe("<pi-chat src> token", () => {
     expect(await tokenFor(host({ tokenFrom: "fragment" }))).to.equal(undefined);
   });
 
-  it("is asked for with a bubbling pi-token-request with token-from=event", async () => {
+  it("is asked for with a bubbling pi-token-request with token-from=event, again for each reconnect", async () => {
     const el = host({ tokenFrom: "event" });
     document.body.append(el);
-    const answer = (e: PiTokenRequestEvent) => e.respondWith(Promise.resolve("from-page"));
+    let asked = 0;
+    const answer = (e: PiTokenRequestEvent) => e.respondWith(Promise.resolve(`ticket-${++asked}`));
     document.addEventListener("pi-token-request", answer);
+    let token: Awaited<ReturnType<typeof tokenFor>>;
     try {
-      expect(await tokenFor(el)).to.equal("from-page");
+      token = await tokenFor(el);
+      if (typeof token !== "function") throw new Error(`a token function, not ${token}`);
+      // The first connection gets the first answer; a reconnect asks for a fresh one.
+      expect(await token()).to.equal("ticket-1");
+      expect(await token()).to.equal("ticket-2");
     } finally {
       document.removeEventListener("pi-token-request", answer);
-      el.remove();
     }
+    // A page that stops answering: the last token is kept.
+    expect(await token()).to.equal("ticket-2");
+    el.remove();
     // Unanswered: wait (null) for the page to set `token`, which is used as is.
     expect(await tokenFor(host({ tokenFrom: "event" }))).to.equal(null);
     expect(await tokenFor(host({ tokenFrom: "event", token: "later" }))).to.equal("later");

@@ -1,4 +1,4 @@
-import type { PiClient } from "@pi-kit/client";
+import type { BridgeToken, PiClient } from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { PiErrorEvent } from "./events.ts";
 
@@ -15,7 +15,8 @@ export interface SrcHost extends ReactiveControllerHost, HTMLElement {
 
 /**
  * Fired (bubbling, composed) by an element with `src` and `token-from="event"` when it needs a
- * bridge token; answer with `respondWith`. Unanswered, the element waits for its `token` property.
+ * bridge token (when it connects, and again for each reconnect); answer with `respondWith`.
+ * Unanswered, the element waits for its `token` property.
  */
 export class PiTokenRequestEvent extends Event {
   #token: Promise<string> | undefined;
@@ -100,21 +101,35 @@ export class SrcController implements ReactiveController {
 
 /**
  * The bridge token for a host's `src`, from where its `tokenFrom` says: `undefined` for none,
- * `null` to wait (a `pi-token-request` nobody answered yet).
+ * `null` to wait (a `pi-token-request` nobody answered yet). An answered request gives a function
+ * the transport calls for each connection: the first gets that answer, each later one (a
+ * reconnect) asks the page again, so it can hand out a fresh short-lived ticket; a page that does
+ * not answer again keeps the last token.
  */
-export async function tokenFor(host: SrcHost): Promise<string | undefined | null> {
+export async function tokenFor(host: SrcHost): Promise<BridgeToken | undefined | null> {
   switch (host.tokenFrom) {
     case "fragment":
       return new URLSearchParams(location.hash.slice(1)).get("token") ?? undefined;
     case "event": {
       if (host.token) return host.token;
-      const request = new PiTokenRequestEvent();
-      host.dispatchEvent(request);
-      return request.token ?? null;
+      const first = requestToken(host);
+      if (first === undefined) return null;
+      let last: Promise<string> | undefined;
+      return () => {
+        last = last === undefined ? first : (requestToken(host) ?? last);
+        return last;
+      };
     }
     default:
       return host.token || undefined;
   }
+}
+
+/** Asks the page for a token with a `pi-token-request`; `undefined` when nobody answered. */
+function requestToken(host: SrcHost): Promise<string> | undefined {
+  const request = new PiTokenRequestEvent();
+  host.dispatchEvent(request);
+  return request.token;
 }
 
 declare global {
