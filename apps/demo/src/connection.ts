@@ -6,6 +6,7 @@ import {
   type TransportCloseInfo,
   type WebSocketTransport,
 } from "@pi-kit/client";
+import { viewerLabel } from "./viewer-label.ts";
 
 /** A connected session, plus how to follow it. */
 export interface SessionConnection {
@@ -41,6 +42,7 @@ export async function connectSession(
   const transport = createWebSocketTransport({
     url: `/sessions/${encodeURIComponent(name)}/ws`,
     token,
+    label: viewerLabel(),
   });
   transport.addEventListener("statechange", () => listener.state(transport.state));
   let client: PiClient;

@@ -198,8 +198,8 @@ export interface PiStrings {
 export const en: PiStrings = {
   transcript: "Conversation",
   composerLabel: "Message",
-  placeholder: "Message pi… (Enter sends, Shift+Enter adds a line)",
-  placeholderRunning: "Queue a message… (Enter: follow-up, Ctrl+Enter: steer, Esc: stop)",
+  placeholder: "Message pi…",
+  placeholderRunning: "Queue a follow-up… (Esc stops)",
   send: "Send",
   followUp: "Follow up",
   steer: "Steer",
@@ -387,8 +387,8 @@ export const en: PiStrings = {
 export const zhCN: PiStrings = {
   transcript: "对话",
   composerLabel: "消息",
-  placeholder: "给 pi 发消息…（Enter 发送，Shift+Enter 换行）",
-  placeholderRunning: "排队一条消息…（Enter：追加，Ctrl+Enter：引导，Esc：停止）",
+  placeholder: "给 pi 发消息…",
+  placeholderRunning: "排队一条追加消息…（Esc 停止）",
   send: "发送",
   followUp: "追加",
   steer: "引导",

@@ -133,6 +133,10 @@ export const chatStyles = css`
     padding: 0.4em 0.6em;
     margin-bottom: 0.4em;
   }
+  .watch button {
+    flex: none;
+    white-space: nowrap;
+  }
   /* Notifications sit in the column above the composer, at its end, pushing nothing over text. */
   pi-toasts {
     --position: static;

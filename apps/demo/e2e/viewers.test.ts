@@ -1,0 +1,96 @@
+/**
+ * Two viewers of one conversation in the demo, end to end (real pi 1.x behind the bridge, Debian's
+ * Chromium): a desk and a phone open the same session. The first drives it; the other watches the
+ * answer stream in, sees the desk's dialog without buttons and sees it close when the desk
+ * answers, then takes control and drives pi while the desk watches.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Page } from "playwright-core";
+import { viewerLabel } from "../src/viewer-label.ts";
+import { connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+
+let h: Harness;
+let desk: Page;
+let phone: Page;
+before(async () => {
+  h = await startHarness();
+  desk = await h.newPage({ session: "shared" });
+  await connected(desk);
+  phone = await h.newPage({ session: "shared", viewport: VIEWPORTS.phone, colorScheme: "dark" });
+  await connected(phone);
+});
+after(async () => {
+  await h?.close();
+});
+
+const chat = (page: Page) => page.locator("pi-chat");
+const watchBar = (page: Page) => chat(page).locator("[part=watch-bar]");
+
+async function send(page: Page, text: string): Promise<void> {
+  const composer = page.locator("pi-chat textarea");
+  await composer.fill(text);
+  await composer.press("Enter");
+}
+
+test("each page is named by its browser and system for the others", () => {
+  const cases = {
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1":
+      "Safari on iPhone",
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36":
+      "Chrome on Android",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0":
+      "Edge on Windows",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0":
+      "Firefox on Mac",
+    "curl/8.5.0": "Browser",
+  };
+  for (const [agent, label] of Object.entries(cases)) assert.equal(viewerLabel(agent), label);
+});
+
+test("the second page watches: it says who is in control, and it cannot send", async () => {
+  // Both pages are the same headless Chromium, so both go by the same name.
+  await watchBar(phone).getByText("Watching — Chrome on Linux is in control").waitFor();
+  await chat(phone).getByRole("button", { name: "Take control" }).waitFor();
+  await chat(phone).locator("[part=send-button][disabled]").waitFor();
+  await chat(desk).getByRole("button", { name: "Send", exact: true }).waitFor();
+});
+
+test("the watcher sees the controller's answer stream in", async () => {
+  await send(desk, "[[text Both screens show this answer]]");
+  for (const page of [desk, phone]) {
+    await chat(page).getByText("Both screens show this answer", { exact: true }).waitFor();
+  }
+  await h.screenshot("viewers-watching-phone", phone);
+});
+
+test("the controller's dialog shows on the watcher without buttons, and closes there when answered", async () => {
+  // Enter picks the command from the slash menu, Enter sends it.
+  const composer = desk.locator("pi-chat textarea");
+  await composer.fill("/demo-confirm");
+  await desk
+    .getByRole("option", { name: /^\/?demo-confirm/ })
+    .first()
+    .waitFor();
+  await composer.press("Enter");
+  await composer.press("Enter");
+  const deskDialog = desk.getByRole("alertdialog");
+  const phoneDialog = phone.getByRole("alertdialog");
+  await deskDialog.waitFor();
+  await phoneDialog.getByText("Only the viewer in control can answer").waitFor();
+  await deskDialog.getByRole("button", { name: "Yes" }).click();
+  await desk.getByText("confirm: yes").first().waitFor();
+  await phoneDialog.waitFor({ state: "detached" });
+});
+
+test("the watcher takes control and drives pi; the desk watches from then on", async () => {
+  await chat(phone).getByRole("button", { name: "Take control" }).click();
+  await watchBar(desk)
+    .getByText(/Watching — .+ is in control/)
+    .waitFor();
+  await send(phone, "[[text Sent from the phone]]");
+  for (const page of [desk, phone]) {
+    await chat(page).getByText("Sent from the phone", { exact: true }).waitFor();
+  }
+  await h.screenshot("viewers-watching-desk", desk);
+});
