@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { type Harness, startHarness } from "./harness.ts";
+import { type Harness, runCommand, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -22,17 +22,6 @@ async function send(text: string): Promise<void> {
   await composer().press("Enter");
 }
 
-/** Runs a slash command the way a user does: Enter picks it from the menu, Enter sends it. */
-async function command(name: string): Promise<void> {
-  await composer().fill(`/${name}`);
-  await h.page
-    .getByRole("option", { name: new RegExp(`^/?${name}`) })
-    .first()
-    .waitFor();
-  await composer().press("Enter");
-  await composer().press("Enter");
-}
-
 test("a fresh start connects to pi and says the model is scripted", async () => {
   await h.open();
   await h.page.getByText("scripted model").first().waitFor();
@@ -46,7 +35,7 @@ test("a prompt streams its answer into the transcript", async () => {
 });
 
 test("an extension dialog is answered from the page", async () => {
-  await command("demo-confirm");
+  await runCommand(h.page, "demo-confirm");
   const dialog = h.page.getByRole("alertdialog");
   await dialog.waitFor();
   await h.screenshot("dialog");

@@ -66,6 +66,18 @@ export async function connected(page: Page): Promise<void> {
   await page.locator("pi-chat").getByText("Connected", { exact: true }).first().waitFor();
 }
 
+/** Runs a slash command the way a user does: Enter picks it from the menu, Enter sends it. */
+export async function runCommand(page: Page, name: string): Promise<void> {
+  const composer = page.locator("pi-chat textarea");
+  await composer.fill(`/${name}`);
+  await page
+    .getByRole("option", { name: new RegExp(`^/?${name}`) })
+    .first()
+    .waitFor();
+  await composer.press("Enter");
+  await composer.press("Enter");
+}
+
 /** Waits until the sidebar (a drawer on a phone) has finished sliding, before a screenshot. */
 export async function sidebarSettled(page: Page): Promise<void> {
   await page

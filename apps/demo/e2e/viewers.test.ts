@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
 import { viewerLabel } from "../src/viewer-label.ts";
-import { connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { connected, type Harness, runCommand, startHarness, VIEWPORTS } from "./harness.ts";
 
 let h: Harness;
 let desk: Page;
@@ -65,15 +65,7 @@ test("the watcher sees the controller's answer stream in", async () => {
 });
 
 test("the controller's dialog shows on the watcher without buttons, and closes there when answered", async () => {
-  // Enter picks the command from the slash menu, Enter sends it.
-  const composer = desk.locator("pi-chat textarea");
-  await composer.fill("/demo-confirm");
-  await desk
-    .getByRole("option", { name: /^\/?demo-confirm/ })
-    .first()
-    .waitFor();
-  await composer.press("Enter");
-  await composer.press("Enter");
+  await runCommand(desk, "demo-confirm");
   const deskDialog = desk.getByRole("alertdialog");
   const phoneDialog = phone.getByRole("alertdialog");
   await deskDialog.waitFor();

@@ -50,27 +50,21 @@ test("workspaces: a workspaces directory others could get at is refused at start
   const scratch = mkdtempSync(join(tmpdir(), "pi-kit-workspaces-"));
   try {
     const open = join(scratch, "open");
-    createBridge(
-      {
-        pi: { command: "pi" },
-        token: generateToken(),
-        sessionsDir: join(scratch, "sessions"),
-        workspacesDir: open,
-      },
-      {} as Parameters<typeof createBridge>[1],
-    );
+    const start = () =>
+      createBridge(
+        {
+          pi: { command: "pi" },
+          token: generateToken(),
+          sessionsDir: join(scratch, "sessions"),
+          workspacesDir: open,
+        },
+        {} as Parameters<typeof createBridge>[1],
+      );
+    start();
+    assert.equal(mode(open), 0o700);
     chmodSync(open, 0o777);
     assert.throws(
-      () =>
-        createBridge(
-          {
-            pi: { command: "pi" },
-            token: generateToken(),
-            sessionsDir: join(scratch, "sessions"),
-            workspacesDir: open,
-          },
-          {} as Parameters<typeof createBridge>[1],
-        ),
+      start,
       (error: unknown) =>
         error instanceof BridgeError &&
         error.code === "invalid_options" &&
