@@ -91,5 +91,5 @@ export async function answerDialog(page: Page): Promise<void> {
   const dialog = page.getByRole("alertdialog");
   await dialog.waitFor();
   await dialog.getByRole("button", { name: "Yes" }).click();
-  await page.getByText("confirm: true").first().waitFor();
+  await page.getByText("confirm: yes").first().waitFor();
 }
