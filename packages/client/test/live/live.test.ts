@@ -375,14 +375,22 @@ for (const version of ["1", "0.73"] as const) {
         const bash = client.bash("sleep 10");
         const killedAt = Date.now();
         transport.kill("SIGKILL");
-        for (const call of [running, bash]) {
-          await assert.rejects(call, (e: unknown) => {
-            assert.ok(e instanceof PiClientError);
-            assert.equal(e.code, "transport_closed");
-            assert.equal(e.closeInfo?.signal, "SIGKILL");
-            return true;
-          });
-        }
+        // Both handled at once: whichever rejects first must not wait unobserved for the other.
+        await Promise.all(
+          [running, bash].map((call) =>
+            assert.rejects(call, (e: unknown) => {
+              assert.ok(e instanceof PiClientError);
+              assert.equal(e.code, "transport_closed");
+              // The exit, or on a loaded machine the end of pi's output when the exit comes
+              // later than the client waits for it (it rejects calls within 100 ms either way).
+              assert.ok(
+                e.closeInfo?.signal === "SIGKILL" || e.closeInfo?.reason === "eof",
+                JSON.stringify(e.closeInfo),
+              );
+              return true;
+            }),
+          ),
+        );
         assert.ok(Date.now() - killedAt < 1000, `took ${Date.now() - killedAt} ms`);
       } finally {
         await stop();
