@@ -2,6 +2,14 @@
  * @module
  * Zero-dependency types, framing and validation for pi's RPC mode.
  */
+
+export {
+  applyMessageDelta,
+  MessageAssembler,
+  rebaseStreamingMessage,
+  type StreamingToolCall,
+  startStreamingMessage,
+} from "./assembly/message-assembler.ts";
 export {
   COMMAND_TYPES,
   COMMANDS_ADDED_IN_V1,
@@ -32,6 +40,7 @@ export {
   type JsonlFrame,
 } from "./framing/jsonl-decoder-stream.ts";
 export { type InboundKind, type InboundMessage, parseInbound } from "./parse-inbound.ts";
+export { peekRecord, type RecordPeek } from "./peek-record.ts";
 export {
   formatTranscriptEntry,
   parseTranscript,

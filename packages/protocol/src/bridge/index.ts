@@ -1,0 +1,49 @@
+/**
+ * @module
+ * The bridge protocol: what `@pi-kit/bridge` and its clients exchange beyond pi's own records
+ * (subprotocols, close codes and reasons, error codes, the `bridge_*` records, the history API's
+ * bodies). See docs/bridge-protocol.md and `bridge-schema.json`.
+ */
+export { BridgeCloseCode } from "./close-codes.ts";
+export {
+  type BridgeCloseReason,
+  closeReason,
+  MAX_CLOSE_REASON_BYTES,
+  parseCloseReason,
+  refusalReason,
+  tooBigReason,
+} from "./close-reason.ts";
+export {
+  BRIDGE_ERROR_STATUS,
+  type BridgeErrorBody,
+  BridgeErrorCode,
+  type BridgeErrorStatus,
+  REFUSAL_CODE_HEADER,
+  TicketRefusal,
+} from "./error-codes.ts";
+export type {
+  SessionFork,
+  SessionPage,
+  SessionSummary,
+  StoredSessionState,
+} from "./history.ts";
+export {
+  BRIDGE_RECORD_PREFIX,
+  type BridgeConnectionRef,
+  type BridgeControlRecord,
+  type BridgeDialogClosedRecord,
+  type BridgeErrorRecord,
+  type BridgeRecord,
+  type BridgeRefusalCode,
+  type BridgeSelfRef,
+  type BridgeTakeControlCommand,
+  parseBridgeRecord,
+} from "./records.ts";
+export {
+  BRIDGE_RUN_SNAPSHOT,
+  type BridgeRunSnapshotRecord,
+  isRunSnapshot,
+  parseRunSnapshot,
+} from "./run-snapshot.ts";
+export { PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./subprotocol.ts";
+export { WATCHER_COMMANDS } from "./watcher-commands.ts";
