@@ -4,10 +4,4 @@
  */
 
 export { spawnBun } from "./transports/child-process/bun.ts";
-export type {
-  ChildProcessOptions,
-  ChildProcessTransport,
-  ExitStatus,
-  StopSignal,
-  StopTimeouts,
-} from "./transports/child-process/options.ts";
+export type * from "./transports/child-process/public-types.ts";

@@ -3,13 +3,15 @@
  * A typed client for the pi coding agent's RPC mode: `PiClient`, its session model and extension-UI
  * handling, over pluggable transports.
  */
-export {
-  ALL_COMMANDS,
-  COMMANDS_MISSING_IN_073,
-  capabilitiesFor,
-  type PiCapabilities,
-  type PiVersionLine,
-} from "./client/capabilities.ts";
+
+// The history API's bodies are the bridge protocol's; a history's users name them from here.
+export type {
+  SessionFork,
+  SessionPage,
+  SessionSummary,
+  StoredSessionState,
+} from "@pi-kit/protocol/bridge";
+export type { PiCapabilities, PiVersionLine } from "./client/capabilities.ts";
 export type {
   ClientEvent,
   ClientEventOf,
@@ -28,13 +30,16 @@ export type {
   QueueOptions,
   RunResult,
 } from "./client/client-options.ts";
-export type { PiClientDiagnostic, PiClientDiagnosticKind } from "./client/diagnostics.ts";
 export { PiClientError, PiClientErrorCode, type PiClientErrorOptions } from "./client/errors.ts";
 export type { EventIterationOptions, Unsubscribe } from "./client/event-hub.ts";
 export type { CallOptions, ResponseRecord } from "./client/pending-requests.ts";
 export { PiClient } from "./client/pi-client.ts";
 export type { RawCommand } from "./client/raw-command.ts";
 export type { RunOutcome, WaitOptions } from "./client/run-tracker.ts";
+export type {
+  PiClientDiagnostic,
+  PiClientDiagnosticKind,
+} from "./diagnostics/pi-client-diagnostic.ts";
 export type {
   DialogCloseReason,
   DialogContext,
@@ -59,20 +64,12 @@ export {
   SessionHistoryErrorCode,
   type SessionHistoryErrorOptions,
 } from "./history/history-error.ts";
+export type { SessionHistory, SessionListQuery } from "./history/session-history.ts";
+export { SessionModel, type SessionSource } from "./session/session-model.ts";
 export type {
-  SessionHistory,
-  SessionListQuery,
-  SessionPage,
-  SessionSummary,
-  StoredSessionState,
-} from "./history/session-history.ts";
-export { MessageAssembler, type StreamingToolCall } from "./session/message-assembler.ts";
-export {
-  type BashRun,
-  SessionModel,
-  type SessionSnapshot,
-  type SessionSource,
-  type SessionStamp,
-  type ToolExecution,
-} from "./session/session-model.ts";
+  BashRun,
+  SessionSnapshot,
+  SessionStamp,
+  ToolExecution,
+} from "./session/session-snapshot.ts";
 export * from "./transports/index.ts";

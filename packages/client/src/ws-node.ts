@@ -6,11 +6,11 @@
  */
 import type { WebSocketConstructor } from "./transports/websocket/socket.ts";
 import { globalWebSocket } from "./transports/websocket/socket.ts";
-import {
-  createWebSocketTransport,
-  type WebSocketTransport,
-  type WebSocketTransportOptions,
-} from "./transports/websocket/websocket-transport.ts";
+import { createWebSocketTransport } from "./transports/websocket/websocket-transport.ts";
+import type {
+  WebSocketTransport,
+  WebSocketTransportOptions,
+} from "./transports/websocket/websocket-transport-contract.ts";
 
 /**
  * The global `WebSocket` when there is one, else `ws`'s class (imported dynamically, so bundles
@@ -52,4 +52,4 @@ export type { WebSocketConstructor } from "./transports/websocket/socket.ts";
 export type {
   WebSocketTransport,
   WebSocketTransportOptions,
-} from "./transports/websocket/websocket-transport.ts";
+} from "./transports/websocket/websocket-transport-contract.ts";

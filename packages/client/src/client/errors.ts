@@ -1,5 +1,6 @@
 import type { ProtocolError } from "@pi-kit/protocol";
 import type { TransportCloseInfo } from "../transports/transport.ts";
+import { WebSocketCloseError } from "../transports/websocket/connection-state.ts";
 
 /** Machine-readable kinds of {@link PiClientError}. */
 export const PiClientErrorCode = {
@@ -27,6 +28,13 @@ export const PiClientErrorCode = {
    * controls it, or the connection is read-only); pi never saw it. Take control first.
    */
   NotInControl: "not_in_control",
+  /**
+   * `PiClient.connect` over a reconnecting transport: its first attempt failed before a socket
+   * opened, because the bridge is down or unreachable (`closeCode` 1006) or refused for now (1013
+   * with `bridgeCode` `too_many_sessions` or `closing`). The transport is closed; connect again
+   * later (`<pi-chat src>` does, with backoff).
+   */
+  BridgeUnreachable: "bridge_unreachable",
 } as const;
 /** Machine-readable kinds of {@link PiClientError}. */
 export type PiClientErrorCode = (typeof PiClientErrorCode)[keyof typeof PiClientErrorCode];
@@ -53,6 +61,16 @@ export class PiClientError extends Error {
   readonly command: string | undefined;
   /** Why the transport closed (exit code, signal, stderr tail), for `transport_closed`. */
   readonly closeInfo: TransportCloseInfo | undefined;
+  /**
+   * The bridge's code for why it closed or refused the connection, for `transport_closed` over
+   * the WebSocket transport: `wrong_token`, `missing_token`, `origin_not_allowed`,
+   * `ticket_expired`, `too_many_sessions`, `unknown_session`, ... (see the bridge's README).
+   */
+  readonly bridgeCode: string | undefined;
+  /** The WebSocket close code of the connection's last socket (4401, 4403, 1006, ...), when it had one. */
+  readonly closeCode: number | undefined;
+  /** The bridge's words for why it closed the connection (or the raw close reason). */
+  readonly closeReason: string | undefined;
 
   constructor(code: PiClientErrorCode, message: string, options: PiClientErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +78,12 @@ export class PiClientError extends Error {
     this.code = code;
     this.command = options.command;
     this.closeInfo = options.closeInfo;
+    // Lifted from the transport's error, so a caller needs no walk down the causes.
+    const close = options.closeInfo?.error;
+    const socket = close instanceof WebSocketCloseError ? close : undefined;
+    this.bridgeCode = socket?.bridgeCode;
+    this.closeCode = socket?.code;
+    this.closeReason = socket === undefined ? undefined : (socket.detail ?? socket.reason);
   }
 
   /** pi answered `success: false`; the message is pi's own text, unchanged. */
@@ -99,6 +123,7 @@ export class PiClientError extends Error {
       parts.push(`exit code ${info.exitCode}`);
     if (info?.signal) parts.push(`signal ${info.signal}`);
     let message = `pi transport closed (${info?.reason ?? "closed"}${parts.length > 0 ? `, ${parts.join(", ")}` : ""})`;
+    if (info?.error instanceof WebSocketCloseError) message += `: ${info.error.message}`;
     if (command !== undefined) message = `${command} failed: ${message}`;
     const tail = info?.stderrTail?.trim();
     if (tail) message += `\nstderr:\n${tail}`;

@@ -1,4 +1,4 @@
-import type { DiagnosticSink, PiClientDiagnostic } from "./diagnostics.ts";
+import type { DiagnosticSink, PiClientDiagnostic } from "../diagnostics/pi-client-diagnostic.ts";
 
 /** Removes a listener; calling it twice is harmless. */
 export type Unsubscribe = () => void;

@@ -1,4 +1,4 @@
-import type { DiagnosticSink } from "./diagnostics.ts";
+import type { DiagnosticSink } from "../diagnostics/pi-client-diagnostic.ts";
 import { PiClientError } from "./errors.ts";
 
 /** The fields of a `response` record that correlation needs. */

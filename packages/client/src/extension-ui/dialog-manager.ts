@@ -1,5 +1,5 @@
 import type { DialogRequest, ExtensionUiResponse } from "@pi-kit/protocol";
-import type { DiagnosticSink } from "../client/diagnostics.ts";
+import type { DiagnosticSink } from "../diagnostics/pi-client-diagnostic.ts";
 
 /**
  * A dialog answer: a string for `select`, `input` and `editor`, a boolean for `confirm`,

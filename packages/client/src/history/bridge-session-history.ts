@@ -3,14 +3,10 @@
  * browsers, Node, Deno and Bun. Every call takes an `AbortSignal` and rejects with a
  * {@link SessionHistoryError}.
  */
+import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
 import { type BridgeToken, resolveToken } from "../transports/websocket/protocols.ts";
 import { codeForStatus, SessionHistoryError, SessionHistoryErrorCode } from "./history-error.ts";
-import type {
-  SessionHistory,
-  SessionListQuery,
-  SessionPage,
-  SessionSummary,
-} from "./session-history.ts";
+import type { SessionHistory, SessionListQuery } from "./session-history.ts";
 
 /** Options of {@link BridgeSessionHistory}. */
 export interface BridgeSessionHistoryOptions {
@@ -197,6 +193,22 @@ function isSummary(value: unknown): value is SessionSummary {
     typeof s.lastActivity === "string" &&
     typeof s.messageCount === "number" &&
     (s.state === "running" || s.state === "idle" || s.state === "stopped") &&
-    typeof s.sizeBytes === "number"
+    typeof s.sizeBytes === "number" &&
+    (s.forks === undefined || (Array.isArray(s.forks) && s.forks.every(isFork)))
+  );
+}
+
+/** Whether `value` has a fork's required fields with their types. */
+function isFork(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const f = value as Record<string, unknown>;
+  return (
+    typeof f.file === "string" &&
+    typeof f.title === "string" &&
+    typeof f.createdAt === "string" &&
+    typeof f.lastActivity === "string" &&
+    typeof f.messageCount === "number" &&
+    typeof f.current === "boolean" &&
+    (f.forkedFrom === undefined || typeof f.forkedFrom === "string")
   );
 }

@@ -6,8 +6,14 @@
  * stamps it with its own clock), so the client's message is provisional until a resync brings
  * pi's copy, and merges recognise the two as one.
  */
-import type { AgentMessage, BashExecutionMessage, BashResult } from "@pi-kit/protocol";
+import type { AgentMessage, BashExecutionMessage, BashResult, CommandId } from "@pi-kit/protocol";
 import { sameValue } from "./resync-merge.ts";
+
+/** A direct bash call's `bashExecution` message, with the id of the call that made it. */
+export interface BashRecord {
+  readonly id: CommandId;
+  readonly message: AgentMessage;
+}
 
 /** The message pi records for a direct bash call (`timestamp` is this client's clock). */
 export function bashExecutionMessage(

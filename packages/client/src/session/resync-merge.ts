@@ -3,7 +3,7 @@
  * delivered, so a resync after lost events neither loses nor duplicates a message.
  */
 import type { AgentMessage, SessionEntry, ToolResultMessage } from "@pi-kit/protocol";
-import type { ToolExecution } from "./session-model.ts";
+import type { ToolExecution } from "./session-snapshot.ts";
 
 // Entries that never change the message list: safe to skip in an incremental resync. Anything else
 // (compaction, branch summaries, context edits, custom messages, unknown types) rewrites what

@@ -1,102 +1,27 @@
 import type {
   AgentMessage,
-  AutoRetryStartEvent,
   BashResult,
   CommandId,
   ContextUsage,
   RpcEvent,
   SessionEntry,
   SessionState,
-  Usage,
 } from "@pi-kit/protocol";
-import type { DiagnosticSink } from "../client/diagnostics.ts";
+import type { DiagnosticSink } from "../diagnostics/pi-client-diagnostic.ts";
 import type { PendingDialog } from "../extension-ui/dialog-manager.ts";
-import { EMPTY_UI_STATE, type ExtensionUiState } from "../extension-ui/ui-state.ts";
+import type { ExtensionUiState } from "../extension-ui/ui-state.ts";
 import { bashExecutionMessage, ProvisionalMessages } from "./bash-messages.ts";
-import { MessageAssembler } from "./message-assembler.ts";
 import { linearDelta, overlapMerge, settleTools } from "./resync-merge.ts";
-
-/** One tool execution, keyed by `toolCallId`. */
-export interface ToolExecution {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly args: unknown;
-  /** Set on calls another tool made. 1.x only. */
-  readonly parentToolCallId: string | undefined;
-  readonly status: "running" | "done" | "error";
-  /** The latest cumulative partial result (pi sends the whole output so far, so it is replaced). */
-  readonly partialResult: unknown;
-  /** The final result, once done. */
-  readonly result: unknown;
-  readonly durationMs: number | undefined;
-}
-
-/** One direct `bash` call made through this client. */
-export interface BashRun {
-  /** The `bash` command's id (its `bash_execution_update` events carry it). */
-  readonly id: CommandId;
-  readonly command: string;
-  /** Output streamed so far (1.x streams all of it; 0.73.x streams nothing, see `result`). */
-  readonly output: string;
-  readonly status: "running" | "done" | "failed";
-  readonly result: BashResult | undefined;
-  /**
-   * Its `bashExecution` message is in `messages` (pi adds it at once, or when the run going on
-   * ends): a UI shows the run from here on as that message, not twice.
-   */
-  readonly inTranscript: boolean;
-}
-
-/** A direct bash call's `bashExecution` message, with the id of the call that made it. */
-interface BashRecord {
-  readonly id: CommandId;
-  readonly message: AgentMessage;
-}
-
-/** Everything a UI renders, as one immutable snapshot. */
-export interface SessionSnapshot {
-  /** Completed messages, oldest first. */
-  readonly messages: readonly AgentMessage[];
-  /** The message being streamed, assembled from deltas; `undefined` between messages. */
-  readonly streamingMessage: AgentMessage | undefined;
-  /** Tool executions of the latest run, by `toolCallId`. */
-  readonly toolExecutions: ReadonlyMap<string, ToolExecution>;
-  /** Direct bash runs, oldest first. */
-  readonly bashRuns: readonly BashRun[];
-  /** The steering and follow-up queues (always complete, never a diff). */
-  readonly queue: { readonly steering: readonly string[]; readonly followUp: readonly string[] };
-  /** A run is in progress (from `agent_start` until it settles). */
-  readonly isRunning: boolean;
-  /** The model is streaming (from `agent_start` to `agent_end`). */
-  readonly isStreaming: boolean;
-  readonly isCompacting: boolean;
-  readonly isRetrying: boolean;
-  /** The pending auto-retry, while `isRetrying`. */
-  readonly retry: AutoRetryStartEvent | undefined;
-  /** The latest token usage of the model. */
-  readonly usage: Usage | undefined;
-  /** How full the context window is, from the latest `get_session_stats`. */
-  readonly contextUsage: ContextUsage | undefined;
-  /** The latest `get_state`, kept current with name and thinking-level events. */
-  readonly state: SessionState | undefined;
-  /** Extension statuses, widgets, title and editor text. */
-  readonly ui: ExtensionUiState;
-  /** Open extension dialogs. */
-  readonly dialogs: readonly PendingDialog[];
-  /** The last session entry seen (1.x): the `since` cursor for an incremental resync. */
-  readonly lastEntryId: string | undefined;
-}
-
-/**
- * How many messages and entries the event stream had delivered when pi's answer to a resync query
- * was read: it tells a resync which events came after the answer, so none is lost or doubled.
- */
-export interface SessionStamp {
-  /** Messages appended by `message_end` so far. */
-  readonly messages: number;
-  /** `entry_appended` events seen so far. */
-  readonly entries: number;
-}
+import {
+  addBashMessages,
+  initialSessionState,
+  MAX_HELD_BACK,
+  patchSnapshot,
+  reduceSessionEvent,
+  type SessionModelState,
+  updateBashRun,
+} from "./session-reducer.ts";
+import type { BashRun, SessionSnapshot, SessionStamp } from "./session-snapshot.ts";
 
 /** What a resync reads from pi. Answers may carry `at`, the model's {@link SessionModel.stamp} when they were read. */
 export interface SessionSource {
@@ -115,9 +40,6 @@ export interface SessionSource {
     | undefined;
 }
 
-// A resynced message whose `message_end` is still on its way is held back this many at most.
-const MAX_HELD_BACK = 8;
-
 interface Loaded {
   readonly messages: readonly AgentMessage[];
   readonly lastEntryId: string | undefined;
@@ -130,25 +52,6 @@ const NEW_SESSION = {
   contextUsage: undefined,
 } as const satisfies Partial<SessionSnapshot>;
 
-const INITIAL: SessionSnapshot = {
-  messages: [],
-  streamingMessage: undefined,
-  toolExecutions: new Map(),
-  bashRuns: [],
-  queue: { steering: [], followUp: [] },
-  isRunning: false,
-  isStreaming: false,
-  isCompacting: false,
-  isRetrying: false,
-  retry: undefined,
-  usage: undefined,
-  contextUsage: undefined,
-  state: undefined,
-  ui: EMPTY_UI_STATE,
-  dialogs: [],
-  lastEntryId: undefined,
-};
-
 /**
  * The observable state of one pi session, fed by the client's events. Framework-agnostic: a
  * `subscribe`/`getSnapshot` store that React's `useSyncExternalStore` and Lit controllers can use
@@ -159,25 +62,17 @@ const INITIAL: SessionSnapshot = {
  */
 export class SessionModel {
   readonly #listeners = new Set<() => void>();
-  readonly #assembler = new MessageAssembler();
   readonly #source: SessionSource;
   readonly #report: DiagnosticSink | undefined;
-  /** The current state, updated in place; values inside are immutable and replaced, never edited. */
-  readonly #state: { -readonly [K in keyof SessionSnapshot]: SessionSnapshot[K] } = { ...INITIAL };
-  /** The immutable snapshot of `#state`, made when first read after a change. */
-  #snapshot: SessionSnapshot | undefined = INITIAL;
+  // Direct bash messages built here (see bash-messages.ts), until pi's copies replace them.
+  readonly #provisional = new ProvisionalMessages();
+  /** The snapshot and the bookkeeping behind it: replaced by each change, never edited. */
+  #state: SessionModelState = initialSessionState(this.#provisional);
   #notifyQueued = false;
-  #messageCount = 0;
-  #entryCount = 0;
   // True once a full resync has loaded the transcript: only then is `lastEntryId` a cursor that
   // the messages agree with (a model that joined a session late has entries but not all messages).
   #baseline = false;
   #resyncing: Promise<unknown> = Promise.resolve();
-  // Messages a resync added that the stream had not delivered: their `message_end` may still come.
-  #heldBack: AgentMessage[] = [];
-  // Direct bash messages built here (see bash-messages.ts), and those pi holds until its run ends.
-  readonly #provisional = new ProvisionalMessages();
-  #bashDuringRun: BashRecord[] = [];
 
   constructor(source: SessionSource, report?: DiagnosticSink) {
     this.#source = source;
@@ -191,18 +86,14 @@ export class SessionModel {
   };
 
   /** The current snapshot (the same object until something changes). */
-  // Made on demand: a burst of events between two reads costs one shallow copy, not one per event.
-  readonly getSnapshot = (): SessionSnapshot => {
-    this.#snapshot ??= { ...this.#state };
-    return this.#snapshot;
-  };
+  readonly getSnapshot = (): SessionSnapshot => this.#state.snapshot;
 
   /**
    * The counts of messages and entries the event stream has delivered. A {@link SessionSource}
    * stamps each answer with it, read synchronously when the answer arrives.
    */
   stamp(): SessionStamp {
-    return { messages: this.#messageCount, entries: this.#entryCount };
+    return { messages: this.#state.messageCount, entries: this.#state.entryCount };
   }
 
   /**
@@ -233,13 +124,14 @@ export class SessionModel {
 
   /** The connection dropped: events are being lost, so the streaming message stops taking deltas. */
   connectionLost(): void {
-    this.#assembler.invalidate();
+    const stale = this.#state.snapshot.streamingMessage !== undefined;
+    this.#state = { ...this.#state, streamStale: stale };
   }
 
   // `fresh`: pi is on another session now, so nothing of the current one carries over.
   async #resync(fresh: boolean): Promise<SessionSnapshot> {
-    const previous = this.#state.state?.sessionId;
-    const cursor = fresh ? undefined : this.#state.lastEntryId;
+    const previous = this.#state.snapshot.state?.sessionId;
+    const cursor = fresh ? undefined : this.#state.snapshot.lastEntryId;
     const getEntries = this.#source.getEntries;
     const incremental = this.#baseline && cursor !== undefined && getEntries !== undefined;
     // One round: the state and the transcript (whole, or the entries since the cursor) at once.
@@ -252,22 +144,24 @@ export class SessionModel {
     // the entries since the cursor mean nothing, and the rare second round loads it whole.
     const replaced = fresh || (previous !== undefined && state.sessionId !== previous);
     const loaded = whole ?? (replaced ? undefined : merged) ?? (await this.#full(replaced));
-    const streaming = state.isStreaming ? this.#state.streamingMessage : undefined;
-    if (!state.isStreaming) this.#assembler.end();
-    if (replaced) this.#bashDuringRun = [];
+    const current = this.#state;
+    const s = current.snapshot;
     this.#baseline = true;
     this.#set({
-      messages: loaded.messages,
-      state,
-      isStreaming: state.isStreaming,
-      isCompacting: state.isCompacting,
-      isRunning: state.isStreaming || this.#state.isRunning,
-      streamingMessage: streaming,
-      lastEntryId: loaded.lastEntryId,
-      toolExecutions: replaced
-        ? new Map()
-        : settleTools(this.#state.toolExecutions, loaded.messages),
-      ...(replaced ? NEW_SESSION : {}),
+      ...patchSnapshot(current, {
+        messages: loaded.messages,
+        state,
+        isStreaming: state.isStreaming,
+        isCompacting: state.isCompacting,
+        isRunning: state.isStreaming || s.isRunning,
+        streamingMessage: state.isStreaming ? s.streamingMessage : undefined,
+        lastEntryId: loaded.lastEntryId,
+        toolExecutions: replaced ? new Map() : settleTools(s.toolExecutions, loaded.messages),
+        ...(replaced ? NEW_SESSION : {}),
+      }),
+      // A message that is not streaming any more takes no deltas.
+      ...(state.isStreaming ? {} : { streamStale: false }),
+      ...(replaced ? { bashDuringRun: [] } : {}),
     });
     return this.getSnapshot();
   }
@@ -303,16 +197,16 @@ export class SessionModel {
       entries === undefined
         ? replaced
           ? undefined
-          : this.#state.lastEntryId
+          : this.#state.snapshot.lastEntryId
         : this.#cursorAfter(entries.leafId ?? undefined, entries.at);
     return { messages: overlapMerge(messages, after, this.#provisional), lastEntryId };
   }
 
   // The transcript as it was when pi's answer was read (`before`), and what the stream appended since.
   #splitAt(at: SessionStamp | undefined): { before: AgentMessage[]; after: AgentMessage[] } {
-    const messages = this.#state.messages;
+    const messages = this.#state.snapshot.messages;
     const later =
-      at === undefined ? 0 : Math.min(messages.length, this.#messageCount - at.messages);
+      at === undefined ? 0 : Math.min(messages.length, this.#state.messageCount - at.messages);
     const cut = messages.length - Math.max(0, later);
     return { before: messages.slice(0, cut), after: messages.slice(cut) };
   }
@@ -322,7 +216,9 @@ export class SessionModel {
     leafId: string | null | undefined,
     at: SessionStamp | undefined,
   ): string | undefined {
-    if (at !== undefined && this.#entryCount > at.entries) return this.#state.lastEntryId;
+    if (at !== undefined && this.#state.entryCount > at.entries) {
+      return this.#state.snapshot.lastEntryId;
+    }
     return leafId ?? undefined;
   }
 
@@ -334,147 +230,38 @@ export class SessionModel {
     after: readonly AgentMessage[],
   ): void {
     const seen = [...before.slice(-MAX_HELD_BACK), ...after];
-    this.#heldBack = reported
+    const heldBack = reported
       .slice(-MAX_HELD_BACK)
       .filter((message) => !seen.some((known) => this.#provisional.same(known, message)));
+    this.#state = { ...this.#state, heldBack };
   }
 
-  /** Applies one event from pi. Called by the client before its listeners run. */
+  /** Applies one event from pi (see {@link reduceSessionEvent}). Called by the client before its listeners run. */
   handleEvent(event: RpcEvent): void {
-    const s = this.#state;
-    switch (event.type) {
-      case "agent_start":
-        // pi 0.73.x adds bash messages held during a run only when the next prompt starts.
-        this.#addBashDuringRun();
-        this.#set({
-          isRunning: true,
-          isStreaming: true,
-          toolExecutions: new Map(),
-          isRetrying: false,
-          retry: undefined,
-        });
-        return;
-      case "agent_end":
-        this.#set({ isStreaming: false });
-        return;
-      case "agent_settled":
-        // pi adds the bash messages it held during the run just before it says so.
-        this.#addBashDuringRun();
-        return;
-      case "message_start":
-        this.#set({ streamingMessage: this.#assembler.start(event.message) });
-        return;
-      case "message_update": {
-        const next = this.#assembler.update(event);
-        if (next === undefined) return;
-        this.#set({ streamingMessage: next, usage: event.usage ?? s.usage });
-        return;
-      }
-      case "message_end": {
-        this.#assembler.end();
-        const usage = event.message.role === "assistant" ? event.message.usage : s.usage;
-        const held = this.#heldBack.findIndex((message) =>
-          this.#provisional.same(message, event.message),
-        );
-        if (held !== -1) {
-          // A resync already added this message: it was in pi's answer before this event arrived.
-          this.#heldBack.splice(held, 1);
-          this.#set({ streamingMessage: undefined, usage });
-          return;
-        }
-        this.#messageCount++;
-        this.#set({ messages: [...s.messages, event.message], streamingMessage: undefined, usage });
-        return;
-      }
-      case "tool_execution_start":
-        this.#setTool(event.toolCallId, {
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          args: event.args,
-          parentToolCallId: event.parentToolCallId,
-          status: "running",
-          partialResult: undefined,
-          result: undefined,
-          durationMs: undefined,
-        });
-        return;
-      case "tool_execution_update": {
-        const previous = s.toolExecutions.get(event.toolCallId);
-        this.#setTool(event.toolCallId, {
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          args: event.args,
-          parentToolCallId: event.parentToolCallId,
-          status: "running",
-          result: undefined,
-          durationMs: undefined,
-          ...previous,
-          partialResult: event.partialResult,
-        });
-        return;
-      }
-      case "tool_execution_end": {
-        const previous = s.toolExecutions.get(event.toolCallId);
-        this.#setTool(event.toolCallId, {
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          args: previous?.args,
-          parentToolCallId: event.parentToolCallId,
-          partialResult: previous?.partialResult,
-          status: event.isError ? "error" : "done",
-          result: event.result,
-          durationMs: event.durationMs,
-        });
-        return;
-      }
-      case "bash_execution_update":
-        if (event.id !== undefined)
-          this.#updateBash(event.id, (run) => ({ ...run, output: run.output + event.delta }));
-        return;
-      case "queue_update":
-        this.#set({ queue: { steering: event.steering, followUp: event.followUp } });
-        return;
-      case "compaction_start":
-        this.#set({ isCompacting: true });
-        return;
-      case "compaction_end":
-        this.#set({ isCompacting: false });
-        return;
-      case "auto_retry_start":
-        this.#set({ isRetrying: true, retry: event });
-        return;
-      case "auto_retry_end":
-        this.#set({ isRetrying: false, retry: undefined });
-        return;
-      case "entry_appended":
-        this.#entryCount++;
-        this.#set({ lastEntryId: event.entry.id });
-        return;
-      case "session_info_changed":
-        if (s.state !== undefined) this.#set({ state: { ...s.state, sessionName: event.name } });
-        return;
-      case "thinking_level_changed":
-        if (s.state !== undefined) this.#set({ state: { ...s.state, thinkingLevel: event.level } });
-        return;
-      default:
-        return;
-    }
+    this.#set(reduceSessionEvent(this.#state, event));
   }
 
   /** The run settled (agent_settled, or the 0.73.x fallback). */
   runSettled(): void {
-    this.#heldBack = [];
-    this.#set({ isRunning: false, isStreaming: false, isRetrying: false, retry: undefined });
+    this.#set({
+      ...patchSnapshot(this.#state, {
+        isRunning: false,
+        isStreaming: false,
+        isRetrying: false,
+        retry: undefined,
+      }),
+      heldBack: [],
+    });
   }
 
   /** Records a `get_state` answer. */
   noteState(state: SessionState): void {
-    this.#set({ state, isCompacting: state.isCompacting });
+    this.#patch({ state, isCompacting: state.isCompacting });
   }
 
   /** Records a `get_session_stats` answer's context usage. */
   noteContextUsage(contextUsage: ContextUsage | undefined): void {
-    if (contextUsage !== undefined) this.#set({ contextUsage });
+    if (contextUsage !== undefined) this.#patch({ contextUsage });
   }
 
   /** A direct bash call was sent. */
@@ -487,7 +274,7 @@ export class SessionModel {
       result: undefined,
       inTranscript: false,
     };
-    this.#set({ bashRuns: [...this.#state.bashRuns, run] });
+    this.#patch({ bashRuns: [...this.#state.snapshot.bashRuns, run] });
   }
 
   /**
@@ -503,84 +290,51 @@ export class SessionModel {
   ): void {
     const message = bashExecutionMessage(command, result, excludeFromContext);
     this.#provisional.add(message);
-    if (duringRun) this.#bashDuringRun.push({ id, message });
-    else this.#addBash([{ id, message }]);
+    const state = this.#state;
+    if (duringRun) {
+      this.#set({ ...state, bashDuringRun: [...state.bashDuringRun, { id, message }] });
+    } else {
+      this.#set(addBashMessages(state, [{ id, message }]));
+    }
   }
 
   /** True while the transcript holds a bash message built here that pi's own copy has not replaced. */
   get provisional(): boolean {
-    return this.#state.messages.some((message) => this.#provisional.has(message));
-  }
-
-  #addBashDuringRun(): void {
-    if (this.#bashDuringRun.length === 0) return;
-    const held = this.#bashDuringRun;
-    this.#bashDuringRun = [];
-    // A resync may have brought pi's copies already (pi was idle sooner than the events said).
-    const recent = this.#state.messages.slice(-MAX_HELD_BACK);
-    this.#addBash(
-      held.filter(({ message }) => !recent.some((known) => this.#provisional.same(known, message))),
-      held,
-    );
-  }
-
-  // Appends bash messages and marks the runs they record (`shown`, by default those added) as
-  // shown by the transcript.
-  #addBash(added: readonly BashRecord[], shown: readonly BashRecord[] = added): void {
-    const messages = added.map(({ message }) => message);
-    const ids = new Set(shown.map(({ id }) => id));
-    this.#messageCount += messages.length;
-    this.#set({
-      messages:
-        messages.length === 0 ? this.#state.messages : [...this.#state.messages, ...messages],
-      bashRuns: this.#state.bashRuns.map((run) =>
-        ids.has(run.id) ? { ...run, inTranscript: true } : run,
-      ),
-    });
+    return this.#state.snapshot.messages.some((message) => this.#provisional.has(message));
   }
 
   /** A direct bash call finished (`result`) or failed (`undefined`). */
   bashFinished(id: CommandId, result: BashResult | undefined): void {
-    this.#updateBash(id, (run) => ({
-      ...run,
-      status: result === undefined ? "failed" : "done",
-      result,
-      // 0.73.x streams nothing; the final (possibly truncated) output is all there is.
-      output: run.output === "" && result !== undefined ? result.output : run.output,
-    }));
+    this.#set(
+      updateBashRun(this.#state, id, (run) => ({
+        ...run,
+        status: result === undefined ? "failed" : "done",
+        result,
+        // 0.73.x streams nothing; the final (possibly truncated) output is all there is.
+        output: run.output === "" && result !== undefined ? result.output : run.output,
+      })),
+    );
   }
 
   /** The extension-UI state changed. */
   setUi(ui: ExtensionUiState): void {
-    if (ui !== this.#state.ui) this.#set({ ui });
+    if (ui !== this.#state.snapshot.ui) this.#patch({ ui });
   }
 
   /** The open dialogs changed. */
   setDialogs(dialogs: readonly PendingDialog[]): void {
-    this.#set({ dialogs });
+    this.#patch({ dialogs });
   }
 
-  #setTool(id: string, execution: ToolExecution): void {
-    const toolExecutions = new Map(this.#state.toolExecutions);
-    toolExecutions.set(id, execution);
-    this.#set({ toolExecutions });
+  #patch(patch: Partial<SessionSnapshot>): void {
+    this.#set(patchSnapshot(this.#state, patch));
   }
 
-  #updateBash(id: CommandId, change: (run: BashRun) => BashRun): void {
-    const runs = this.#state.bashRuns;
-    let index = runs.length - 1;
-    while (index >= 0 && runs[index]?.id !== id) index--;
-    const run = runs[index];
-    if (run === undefined) return;
-    const bashRuns = [...runs];
-    bashRuns[index] = change(run);
-    this.#set({ bashRuns });
-  }
-
-  #set(patch: Partial<SessionSnapshot>): void {
-    Object.assign(this.#state, patch);
-    this.#snapshot = undefined;
-    if (this.#notifyQueued) return;
+  // Takes the next state; listeners hear of a new snapshot once per microtask.
+  #set(next: SessionModelState): void {
+    const changed = next.snapshot !== this.#state.snapshot;
+    this.#state = next;
+    if (!changed || this.#notifyQueued) return;
     this.#notifyQueued = true;
     queueMicrotask(() => {
       this.#notifyQueued = false;

@@ -5,13 +5,10 @@
  * Child processes are in the runtime entry points: `@pi-kit/client/process` (automatic),
  * `/node`, `/deno` and `/bun`.
  */
-export type {
-  ChildProcessOptions,
-  ChildProcessTransport,
-  ExitStatus,
-  StopSignal,
-  StopTimeouts,
-} from "./child-process/options.ts";
+
+// The close codes a WebSocketCloseError's `code` is compared with are the bridge protocol's.
+export { BridgeCloseCode } from "@pi-kit/protocol/bridge";
+export type * from "./child-process/public-types.ts";
 export { type RecordOptions, recordTransport } from "./recording-transport.ts";
 export {
   createReplayTransport,
@@ -20,6 +17,8 @@ export {
 } from "./replay-transport.ts";
 export { createStreamTransport, type StreamTransportOptions } from "./stream-transport.ts";
 export {
+  type ControlledTransport,
+  isControlledTransport,
   isReconnectingTransport,
   isSharedTransport,
   type ReconnectInfo,
@@ -30,27 +29,7 @@ export {
   type TransportFrame,
   type TransportFrames,
 } from "./transport.ts";
-export {
-  type Backoff,
-  backoffDelay,
-  DEFAULT_BACKOFF,
-  type ReconnectOptions,
-  resolveBackoff,
-} from "./websocket/backoff.ts";
-export {
-  BRIDGE_RECORD_PREFIX,
-  type BridgeConnectionRef,
-  type BridgeControlRecord,
-  type BridgeDialogClosedRecord,
-  type BridgeErrorRecord,
-  type BridgeRecord,
-  type BridgeRefusalCode,
-  type BridgeSelfRef,
-  type BridgeTakeControlCommand,
-  parseBridgeRecord,
-  WATCHER_COMMANDS,
-} from "./websocket/bridge-control.ts";
-export { BridgeCloseCode, finalCloseInfo } from "./websocket/close-codes.ts";
+export type { ReconnectOptions } from "./websocket/backoff.ts";
 export {
   type ClosedState,
   type ConnectingState,
@@ -68,14 +47,14 @@ export {
   type ControlState,
   TakeControlError,
 } from "./websocket/control-state.ts";
-export { type BridgeToken, PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./websocket/protocols.ts";
+export type { BridgeToken } from "./websocket/protocols.ts";
 export type {
   WebSocketConstructor,
   WebSocketEventLike,
   WebSocketLike,
 } from "./websocket/socket.ts";
-export {
-  createWebSocketTransport,
-  type WebSocketTransport,
-  type WebSocketTransportOptions,
-} from "./websocket/websocket-transport.ts";
+export { createWebSocketTransport } from "./websocket/websocket-transport.ts";
+export type {
+  WebSocketTransport,
+  WebSocketTransportOptions,
+} from "./websocket/websocket-transport-contract.ts";

@@ -1,4 +1,5 @@
 import type { ProtocolError } from "@pi-kit/protocol";
+import type { ControlState } from "./websocket/control-state.ts";
 
 /** One inbound item: a complete JSONL record (without its LF), or a framing error in its place. */
 export type TransportFrame = string | ProtocolError;
@@ -80,4 +81,24 @@ export interface SharedTransport extends Transport {
 /** True when other connections may answer `transport`'s dialogs (see {@link SharedTransport}). */
 export function isSharedTransport(transport: Transport): transport is SharedTransport {
   return typeof (transport as Partial<SharedTransport>).onDialogClosed === "function";
+}
+
+/**
+ * A transport to a session several connections watch and one drives (the WebSocket transport to
+ * a bridge): it says who controls the session and can take control. A `controlchange` event
+ * follows every change of `control`.
+ */
+export interface ControlledTransport extends Transport, EventTarget {
+  /** Who controls the session, once the bridge has said; `undefined` while not connected. */
+  readonly control: ControlState | undefined;
+  /** Makes this connection the one that drives pi; resolves with the new state. */
+  takeControl(): Promise<ControlState>;
+}
+
+/** True when `transport` reports and can take control of its session (see {@link ControlledTransport}). */
+export function isControlledTransport(transport: Transport): transport is ControlledTransport {
+  const candidate = transport as Partial<ControlledTransport>;
+  return (
+    typeof candidate.takeControl === "function" && typeof candidate.addEventListener === "function"
+  );
 }

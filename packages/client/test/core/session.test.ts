@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PiClient, type StreamingToolCall } from "../../src/index.ts";
+import type { StreamingToolCall } from "@pi-kit/protocol";
+import { PiClient } from "../../src/index.ts";
 import { FakePi, flush, ok } from "./fake-pi.ts";
 
 const usage = {

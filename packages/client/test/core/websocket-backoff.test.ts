@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { backoffDelay, DEFAULT_BACKOFF, resolveBackoff } from "../../src/index.ts";
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  resolveBackoff,
+} from "../../src/transports/websocket/backoff.ts";
 
 describe("websocket backoff", () => {
   test("grows by factor from the initial delay and is capped", () => {
@@ -38,5 +42,18 @@ describe("websocket backoff", () => {
     assert.throws(() => resolveBackoff({ factor: 0.5 }), RangeError);
     assert.throws(() => resolveBackoff({ initialDelayMs: 500, maxDelayMs: 100 }), RangeError);
     assert.throws(() => resolveBackoff({ maxAttempts: -1 }), RangeError);
+  });
+
+  test("the default schedule: well under a second at first, then capped at 1.5 s with jitter", () => {
+    const top = (attempt: number) => backoffDelay(attempt, DEFAULT_BACKOFF, () => 0);
+    const bottom = (attempt: number) => backoffDelay(attempt, DEFAULT_BACKOFF, () => 0.999_999);
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 20].map(top), [100, 200, 400, 800, 1500, 1500, 1500]);
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 20].map(bottom), [50, 100, 200, 400, 750, 750, 750]);
+    // A bridge that comes back is tried again within 1.5 s, however long it was away.
+    for (let attempt = 1; attempt < 200; attempt++) {
+      assert.ok(backoffDelay(attempt, DEFAULT_BACKOFF) <= 1500, String(attempt));
+    }
+    // The first three attempts together stay under a second.
+    assert.ok(top(1) + top(2) + top(3) < 1000);
   });
 });

@@ -2,7 +2,7 @@
  * The WebSocket transport's view of the bridge's control records, against the fake bridge: they
  * become `control` and `controlchange`, never records; `takeControl()` and its refusals; a
  * watcher's refused command rejects as `not_in_control` naming the call; a dialog another
- * connection answered closes.
+ * connection answered closes; `isControlledTransport()` recognises it.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -10,7 +10,9 @@ import {
   type BridgeRefusalEvent,
   type ControlChangeEvent,
   type ControlState,
+  createStreamTransport,
   createWebSocketTransport,
+  isControlledTransport,
   PiClient,
   type PiClientDiagnostic,
   PiClientError,
@@ -53,6 +55,20 @@ function nextControl(transport: WebSocketTransport): Promise<ControlState | unde
     ),
   );
 }
+
+test("isControlledTransport: the WebSocket transport reports control; a plain stream transport does not", async () => {
+  const bridge = await FakeBridge.start();
+  const transport = open(bridge);
+  assert.equal(isControlledTransport(transport), true);
+  assert.equal(
+    isControlledTransport(
+      createStreamTransport({ readable: new ReadableStream(), writable: new WritableStream() }),
+    ),
+    false,
+  );
+  await transport.close();
+  await bridge.close();
+});
 
 describe("websocket transport: control of a shared session", () => {
   let bridge: FakeBridge;

@@ -47,6 +47,8 @@ export class FakeBridge {
   sessionId = "s1";
   /** Dialog requests pi still waits for, re-sent on every new connection. */
   readonly pendingDialogs = new Map<string, Record<string, unknown>>();
+  /** Accepts another token than {@link FakeBridge.token}, e.g. tickets; none by default. */
+  acceptToken: (token: string) => boolean = () => false;
   /** Refuse new connections (HTTP 503 on the upgrade) while false. */
   accepting = true;
   readonly version: "1" | "0.73";
@@ -78,7 +80,11 @@ export class FakeBridge {
           verifyClient: (info, done) => {
             if (!(bridge?.accepting ?? true)) return done(false, 503);
             const offered = String(info.req.headers["sec-websocket-protocol"] ?? "");
-            done(offered.includes(`pi-kit.token.${TOKEN}`), 401);
+            const token = /pi-kit\.token\.([^,\s]+)/.exec(offered)?.[1];
+            done(
+              token === TOKEN || (token !== undefined && bridge?.acceptToken(token) === true),
+              401,
+            );
           },
         },
         () => resolve(s),

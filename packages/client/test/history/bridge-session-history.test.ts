@@ -180,3 +180,36 @@ test("an aborted call rejects as cancelled, with the signal's reason as cause", 
   assert.equal(error.code, "cancelled");
   assert.equal(error.cause, reason);
 });
+
+test("a forked conversation's files come with it; a malformed one is a bad response", async () => {
+  const { createdAt, lastActivity, messageCount } = summary;
+  const version = { createdAt, lastActivity, messageCount };
+  const forked: SessionSummary = {
+    ...summary,
+    title: "Fix the parser (fork)",
+    forks: [
+      { ...version, file: "a.jsonl", title: "Fix the parser", current: false },
+      {
+        ...version,
+        file: "b.jsonl",
+        title: "Fix the parser (fork)",
+        current: true,
+        forkedFrom: "a.jsonl",
+      },
+    ],
+  };
+  const history = new BridgeSessionHistory({
+    baseUrl: "http://bridge.test",
+    fetch: fakeFetch(() => json({ sessions: [forked], nextCursor: null })).fetch,
+  });
+  assert.deepEqual((await history.list()).sessions, [forked]);
+
+  const bad = [{ file: "a.jsonl" }, "a.jsonl", { ...forked.forks?.[0], current: "yes" }];
+  for (const fork of [...bad.map((f) => [f]), "a.jsonl"]) {
+    const odd = new BridgeSessionHistory({
+      baseUrl: "http://bridge.test",
+      fetch: fakeFetch(() => json({ session: { ...summary, forks: fork } })).fetch,
+    });
+    assert.equal((await rejection(odd.get("alpha"))).code, "bad_response");
+  }
+});

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type ModelServer, startModelServer } from "@pi-kit/testing";
-import { ALL_COMMANDS } from "../../src/index.ts";
+import { ALL_COMMANDS } from "../../src/client/capabilities.ts";
 import { assertStreamsAssemble, LIVE_VERSIONS, nextEvent, startPi, textOf } from "./live-pi.ts";
 
 let server: ModelServer;

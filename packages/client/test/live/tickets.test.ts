@@ -11,6 +11,7 @@ import { SignJWT } from "jose";
 import {
   BridgeSessionHistory,
   PiClient,
+  PiClientError,
   SessionHistoryError,
   WebSocketCloseError,
   type WebSocketTransport,
@@ -148,12 +149,14 @@ test("history: a ticket function per call; each user sees only their sessions", 
     },
   });
   await frank.create("notes");
+  // A conversation is listed once it has a message or a title.
+  await frank.rename("notes", "Notes");
   const page = await frank.list();
   assert.deepEqual(
     page.sessions.map((s) => s.name),
     ["notes"],
   );
-  assert.equal(calls, 2);
+  assert.equal(calls, 3);
   const grace = new BridgeSessionHistory({ baseUrl: served.url, token: await mint("grace") });
   assert.ok(!(await grace.list()).sessions.some((s) => s.name === "notes"));
   await assert.rejects(grace.rename("notes", "mine"), (error: unknown) => {
@@ -177,4 +180,94 @@ test("history: a ticket function per call; each user sees only their sessions", 
       error.hostCode === "ticket_expired"
     );
   });
+});
+
+test("websocket: a controller on 3 s tickets is renewed quietly through a long streamed run", async () => {
+  const minted: string[] = [];
+  let calls = 0;
+  const transport = await createNodeWebSocketTransport({
+    url: wsUrl("renewed"),
+    token: async () => {
+      // The first renewal meets a blip of the login service: asked again, still in time.
+      if (++calls === 2) throw new Error("the login service blinked");
+      const ticket = await mint("heidi", 3);
+      minted.push(ticket);
+      return ticket;
+    },
+    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+  });
+  const statuses: string[] = [];
+  transport.addEventListener("statechange", () => statuses.push(transport.state.status));
+  const client = await PiClient.connect(transport, { handshakeTimeoutMs: 30_000 });
+  try {
+    // 60 chunks 250 ms apart: at least 15 s, five times a ticket's life.
+    await client.prompt("[[slow 250ms x 60]]");
+    await client.waitForSettled({ timeoutMs: 120_000 });
+    const generation = transport.state.status === "open" ? transport.state.generation : 0;
+    assert.ok(generation >= 3, `renewed ${generation - 1} times during the run`);
+    assert.ok(minted.length >= generation);
+    // Quiet: never "reconnecting", still the one in control, nothing lost.
+    assert.ok(!statuses.includes("reconnecting"), statuses.join(" "));
+    assert.equal(transport.control?.inControl, true);
+    const transcript = client.session.getSnapshot().messages;
+    assert.deepEqual(transcript, await client.getMessages());
+    assert.match(JSON.stringify(transcript.at(-1)), /tick 60/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("websocket: a client whose ticket function stops answering is cut off at expiry, and nothing reaches pi after", async () => {
+  // pi is started first, so the 2 s ticket's connection needs only a quick get_state, whatever
+  // the machine's load.
+  const warm = await PiClient.connect(
+    await createNodeWebSocketTransport({ url: wsUrl("cut"), token: await mint("ivan") }),
+    { handshakeTimeoutMs: 30_000 },
+  );
+  await warm.close();
+  let answering = true;
+  const transport = await createNodeWebSocketTransport({
+    url: wsUrl("cut"),
+    token: () => (answering ? mint("ivan", 2) : new Promise<string>(() => {})),
+    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+  });
+  const client = await PiClient.connect(transport, { handshakeTimeoutMs: 30_000 });
+  answering = false;
+  const closed = await transport.closed;
+  const error = closed.error;
+  assert.ok(error instanceof WebSocketCloseError);
+  assert.equal(error.code, 4401);
+  assert.equal(error.bridgeCode, "ticket_expired");
+  await assert.rejects(client.prompt("[[text too late]]"), (rejected: unknown) => {
+    return (
+      rejected instanceof PiClientError &&
+      rejected.bridgeCode === "ticket_expired" &&
+      rejected.closeCode === 4401
+    );
+  });
+  // A function that keeps giving the same ticket renews nothing (no reconnect loop near the
+  // expiry) and is cut off the same way.
+  const same = await mint("judy", 2);
+  let asked = 0;
+  const cached = await createNodeWebSocketTransport({
+    url: wsUrl("cached"),
+    token: () => {
+      asked++;
+      return same;
+    },
+  });
+  const closedToo = await cached.closed;
+  assert.equal((closedToo.error as WebSocketCloseError).bridgeCode, "ticket_expired");
+  assert.equal(cached.generation, 1);
+  // Asked at the start, at the renewal, then at most a few times more before the expiry.
+  assert.ok(asked >= 2 && asked <= 6, `asked ${asked} times`);
+  const observer = await PiClient.connect(
+    await createNodeWebSocketTransport({ url: wsUrl("cut"), token: await mint("ivan") }),
+    { handshakeTimeoutMs: 30_000 },
+  );
+  try {
+    assert.doesNotMatch(JSON.stringify(await observer.getMessages()), /too late/);
+  } finally {
+    await observer.close();
+  }
 });

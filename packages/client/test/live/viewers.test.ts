@@ -2,7 +2,8 @@
  * Live: several viewers of one session through the real bridge, real pi 1.x and 0.73.1 and the
  * scripted model. One client controls, the other watches: it follows the run, its commands
  * reject as `not_in_control`, and it drives pi once it takes control; a dialog the controller
- * answers closes for the watcher at once.
+ * answers closes for the watcher at once; a viewer that attaches mid-answer shows the answer so
+ * far at once (the bridge's run snapshot) and ends with pi's own transcript.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -18,6 +19,7 @@ import {
   type WebSocketTransport,
 } from "../../src/index.ts";
 import { createNodeWebSocketTransport } from "../../src/ws-node.ts";
+import { textOf, whenSession } from "./live-pi.ts";
 
 const runtime =
   (globalThis as { Bun?: unknown }).Bun !== undefined
@@ -110,6 +112,10 @@ function eventsOfRun(client: PiClient): Promise<string[]> {
   });
 }
 
+/** The text of the answer a client shows streaming now ("" when there is none). */
+const streamed = (client: PiClient): string =>
+  textOf(client.session.getSnapshot().streamingMessage);
+
 for (const version of ["1", "0.73"] as const) {
   describe(`pi ${version}: two viewers of one session`, () => {
     test("the watcher follows the run, is refused, takes control and drives pi", async () => {
@@ -158,6 +164,42 @@ for (const version of ["1", "0.73"] as const) {
       } finally {
         await desk.client.close();
         await phone.client.close();
+        await dispose();
+      }
+    });
+
+    test("a viewer that attaches mid-answer shows it at once, follows it live, and ends with pi's transcript", async () => {
+      const { served, dispose } = await serve(version);
+      const desk = await viewer(served, "Desk");
+      let phone: Awaited<ReturnType<typeof viewer>> | undefined;
+      try {
+        // 300 ticks of 200 ms (a minute): it streams far longer than the test waits; it is aborted below.
+        await desk.client.prompt("[[slow 200ms x 300]]");
+        await whenSession(desk.client, () => streamed(desk.client).includes("tick 3 "));
+        const seenByDesk = streamed(desk.client);
+        phone = await viewer(served, "Phone");
+        const watcher = phone.client;
+        const joined = watcher.session.getSnapshot();
+        assert.equal(joined.isRunning, true);
+        // At once: the answer so far is there as the connection is made, not after the run.
+        const shown = textOf(joined.streamingMessage);
+        assert.ok(shown.startsWith(seenByDesk), `${JSON.stringify(shown)} continues the desk's`);
+        // Live: the next deltas extend it, in order.
+        await whenSession(watcher, () => streamed(watcher).length > shown.length);
+        const next = streamed(watcher);
+        assert.ok(next.startsWith(shown) && /^(tick \d+ )+$/.test(next), next);
+
+        const settled = phone.client.waitForSettled();
+        await desk.client.abort();
+        await settled;
+        await desk.client.waitForSettled();
+        const transcript = phone.client.session.getSnapshot().messages;
+        assert.deepEqual(transcript, await phone.client.getMessages());
+        assert.deepEqual(transcript, desk.client.session.getSnapshot().messages);
+        assert.equal(phone.client.session.getSnapshot().isRunning, false);
+      } finally {
+        await desk.client.close();
+        await phone?.client.close();
         await dispose();
       }
     });

@@ -1,7 +1,8 @@
 /**
  * Live: PiClient over the WebSocket transport through the real bridge (`@pi-kit/bridge`), real pi
  * 1.x and 0.73.1 and the scripted model. A TCP proxy between client and bridge cuts the
- * connection mid-answer, as a network loss does.
+ * connection mid-answer, as a network loss does; the bridge's run snapshot brings the answer so
+ * far back with the new connection.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -22,6 +23,7 @@ import {
   type WebSocketTransport,
 } from "../../src/index.ts";
 import { createNodeWebSocketTransport } from "../../src/ws-node.ts";
+import { textOf, whenSession } from "./live-pi.ts";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";
 
 type Version = "1" | "0.73";
@@ -146,6 +148,37 @@ for (const version of ["1", "0.73"] as const) {
           client.session.getSnapshot().toolExecutions.get(firstToolCallId(transcript))?.status,
           "done",
         );
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("a drop mid-answer: after the reconnect the answer so far is back and streams on, every word once", async () => {
+      const { client } = await open(setup, "resume-stream");
+      const streamed = () => textOf(client.session.getSnapshot().streamingMessage);
+      try {
+        // 200 ticks of 150 ms: far longer than the test waits; it is aborted below.
+        await client.prompt("[[slow 150ms x 200]]");
+        await whenSession(client, () => streamed().includes("tick 3 "));
+        setup.proxy.sever();
+        await sleep(600); // the ticks of this gap are lost with the connection
+        const resynced = nextEvent(client, (e) => e.type === "session_resynced");
+        setup.proxy.resume();
+        await resynced;
+        const back = streamed();
+        // Then it streams on from there, with nothing missing and nothing twice.
+        await whenSession(client, () => streamed().length > back.length);
+        const ticks = streamed().match(/tick \d+ /g) ?? [];
+        assert.deepEqual(
+          ticks,
+          ticks.map((_, i) => `tick ${i + 1} `),
+          streamed(),
+        );
+        assert.equal(ticks.join(""), streamed());
+
+        await client.abort();
+        await client.waitForSettled({ timeoutMs: 30_000 });
+        assert.deepEqual(client.session.getSnapshot().messages, await client.getMessages());
       } finally {
         await client.close();
       }

@@ -7,13 +7,12 @@ import { createChildTransport } from "./child-transport.ts";
 import {
   type ChildProcessOptions,
   type ChildProcessTransport,
-  DEFAULT_ARGS,
-  DEFAULT_COMMAND,
   type ExitStatus,
   mergeEnv,
-  spawnError,
+  spawnCommand,
 } from "./options.ts";
-import { soloSignal } from "./process-group.ts";
+import { leaderGroup } from "./process-group.ts";
+import { runtimeGlobal } from "./runtime-global.ts";
 
 /** The part of Bun's `FileSink` (a piped stdin) used here. */
 interface BunFileSink {
@@ -64,16 +63,12 @@ interface BunProcess {
  * ```
  */
 export async function spawnBun(options: ChildProcessOptions = {}): Promise<ChildProcessTransport> {
-  const bun = (globalThis as { Bun?: BunNamespace }).Bun;
-  if (bun === undefined)
-    throw new TypeError("spawnBun needs Bun; use spawnPi from @pi-kit/client/process");
-  const command = options.command ?? DEFAULT_COMMAND;
+  const bun = runtimeGlobal<BunNamespace>("Bun");
   const host = (globalThis as unknown as { process: BunProcess }).process;
   const groups = host.platform !== "win32";
-  let child: BunSubprocess;
-  try {
-    child = bun.spawn({
-      cmd: [command, ...(options.args ?? DEFAULT_ARGS)],
+  const child = spawnCommand(options, (command, args) =>
+    bun.spawn({
+      cmd: [command, ...args],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       // Bun replaces the environment when given one, so pass the inherited one merged.
       env: mergeEnv(options.inheritEnv === false ? {} : bun.env, options.env),
@@ -82,10 +77,8 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
       stderr: "pipe",
       // A group (and session) of its own, so a terminal's Ctrl-C reaches only the host; see ProcessGroup.
       detached: groups,
-    });
-  } catch (cause) {
-    throw spawnError(command, cause);
-  }
+    }),
+  );
   const exited = child.exited.then(
     (): ExitStatus => ({ exitCode: child.exitCode, signal: child.signalCode }),
   );
@@ -112,12 +105,7 @@ export async function spawnBun(options: ChildProcessOptions = {}): Promise<Child
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      group: {
-        signal: (signal) => {
-          if (groups) host.kill(-child.pid, signal);
-          else soloSignal(signal, (s) => child.kill(s));
-        },
-      },
+      group: leaderGroup(child, groups ? (pid, signal) => host.kill(pid, signal) : undefined),
     },
     options,
   );

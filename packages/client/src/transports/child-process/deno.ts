@@ -7,13 +7,12 @@ import { createChildTransport } from "./child-transport.ts";
 import {
   type ChildProcessOptions,
   type ChildProcessTransport,
-  DEFAULT_ARGS,
-  DEFAULT_COMMAND,
   type ExitStatus,
   mergeEnv,
-  spawnError,
+  spawnCommand,
 } from "./options.ts";
-import { soloSignal } from "./process-group.ts";
+import { leaderGroup } from "./process-group.ts";
+import { runtimeGlobal } from "./runtime-global.ts";
 
 /** The part of `Deno.ChildProcess` used here. */
 interface DenoChildProcess {
@@ -56,18 +55,14 @@ interface DenoNamespace {
  * ```
  */
 export async function spawnDeno(options: ChildProcessOptions = {}): Promise<ChildProcessTransport> {
-  const deno = (globalThis as { Deno?: DenoNamespace }).Deno;
-  if (deno === undefined)
-    throw new TypeError("spawnDeno needs Deno; use spawnPi from @pi-kit/client/process");
-  const command = options.command ?? DEFAULT_COMMAND;
+  const deno = runtimeGlobal<DenoNamespace>("Deno");
   const groups = deno.build.os !== "windows";
   // Deno adds `env` to the inherited environment by itself; removing a variable needs the full copy.
   const inherit = options.inheritEnv !== false;
   const removes = inherit && Object.values(options.env ?? {}).includes(undefined);
-  let child: DenoChildProcess;
-  try {
-    child = new deno.Command(command, {
-      args: [...(options.args ?? DEFAULT_ARGS)],
+  const child = spawnCommand(options, (command, args) =>
+    new deno.Command(command, {
+      args,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: mergeEnv(removes ? deno.env.toObject() : {}, options.env),
       clearEnv: removes || !inherit,
@@ -76,10 +71,8 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
       stderr: "piped",
       // A group (and session) of its own, so a terminal's Ctrl-C reaches only the host; see ProcessGroup.
       detached: groups,
-    }).spawn();
-  } catch (cause) {
-    throw spawnError(command, cause);
-  }
+    }).spawn(),
+  );
   const exited = child.status.then(({ code, signal }): ExitStatus => {
     // Deno reports a signal death as 128 + n alongside the signal; Node and Bun report no code.
     return signal === null ? { exitCode: code, signal: null } : { exitCode: null, signal };
@@ -91,12 +84,7 @@ export async function spawnDeno(options: ChildProcessOptions = {}): Promise<Chil
       stdout: child.stdout,
       stderr: child.stderr,
       exited,
-      group: {
-        signal: (signal) => {
-          if (groups) deno.kill(-child.pid, signal);
-          else soloSignal(signal, (s) => child.kill(s));
-        },
-      },
+      group: leaderGroup(child, groups ? (pid, signal) => deno.kill(pid, signal) : undefined),
     },
     options,
   );

@@ -15,7 +15,7 @@ import {
   mergeEnv,
   spawnError,
 } from "./options.ts";
-import { soloSignal } from "./process-group.ts";
+import { leaderGroup } from "./process-group.ts";
 
 /** Whether pi gets a process group of its own: everywhere but Windows, which has none. */
 const GROUPS = process.platform !== "win32";
@@ -67,12 +67,7 @@ export async function spawnNode(options: ChildProcessOptions = {}): Promise<Chil
       stdout: toReadable(child.stdout, options.highWaterMark !== undefined),
       stderr: toReadable(child.stderr, false),
       exited,
-      group: {
-        signal: (signal) => {
-          if (GROUPS) process.kill(-(child.pid as number), signal);
-          else soloSignal(signal, (s) => child.kill(s));
-        },
-      },
+      group: leaderGroup(child, GROUPS ? (pid, signal) => process.kill(pid, signal) : undefined),
     },
     options,
   );

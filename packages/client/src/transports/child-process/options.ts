@@ -97,3 +97,19 @@ export function spawnError(command: string, cause: unknown): Error {
     : "";
   return new Error(`Cannot spawn ${JSON.stringify(command)}${hint}`, { cause });
 }
+
+/**
+ * Runs a runtime's `spawn` with the command and arguments `options` ask for (pi in RPC mode by
+ * default); a failure to start is rethrown as {@link spawnError}.
+ */
+export function spawnCommand<T>(
+  options: ChildProcessOptions,
+  spawn: (command: string, args: string[]) => T,
+): T {
+  const command = options.command ?? DEFAULT_COMMAND;
+  try {
+    return spawn(command, [...(options.args ?? DEFAULT_ARGS)]);
+  } catch (cause) {
+    throw spawnError(command, cause);
+  }
+}

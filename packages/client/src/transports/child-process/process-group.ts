@@ -13,13 +13,28 @@ export interface ProcessGroup {
   signal(signal: StopSignal | 0): void;
 }
 
+/** The part of a runtime's child process a {@link ProcessGroup} needs. */
+export interface GroupLeader {
+  readonly pid?: number | undefined;
+  kill(signal: StopSignal): unknown;
+}
+
 /**
- * A group's `signal` where there are no process groups (Windows): signals reach pi alone, and
- * the check `0` finds nothing to sweep.
+ * The group `child` leads, signalled with `killPid` (a negative pid signals a whole group); with
+ * no `killPid`, where there are no process groups (Windows), signals reach pi alone and the
+ * check `0` finds nothing to sweep.
  */
-export function soloSignal(signal: StopSignal | 0, kill: (signal: StopSignal) => void): void {
-  if (signal === 0) throw new Error("No process groups on this platform");
-  kill(signal);
+export function leaderGroup(
+  child: GroupLeader,
+  killPid: ((pid: number, signal: StopSignal | 0) => void) | undefined,
+): ProcessGroup {
+  return {
+    signal: (signal) => {
+      if (killPid !== undefined) killPid(-(child.pid as number), signal);
+      else if (signal === 0) throw new Error("No process groups on this platform");
+      else child.kill(signal);
+    },
+  };
 }
 
 /** Whether any process of the group is still alive. */

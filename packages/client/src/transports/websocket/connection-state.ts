@@ -1,3 +1,4 @@
+import { parseCloseReason } from "@pi-kit/protocol/bridge";
 import type { TransportCloseInfo } from "../transport.ts";
 
 /** The status of a reconnecting connection. */
@@ -57,17 +58,28 @@ export class ConnectionStateEvent extends Event {
   }
 }
 
-/** The error in `closeInfo.error` when the peer closed the socket for good or reconnecting gave up. */
+/**
+ * The error in `closeInfo.error` when the peer closed the socket for good or reconnecting gave up.
+ * A bridge's refusal (a wrong or missing token, a refused Origin, an expired ticket, too many
+ * sessions) carries its typed code in `bridgeCode`.
+ */
 export class WebSocketCloseError extends Error {
   /** The close code of the last socket (1006 for a connection that failed). */
   readonly code: number;
-  /** The close reason of the last socket. */
+  /** The close reason of the last socket, as sent (the bridge's is JSON). */
   readonly reason: string;
+  /** The bridge's code for why (`wrong_token`, `ticket_expired`, ...), when it sent one. */
+  readonly bridgeCode: string | undefined;
+  /** The bridge's words for why, when it sent them. */
+  readonly detail: string | undefined;
 
   constructor(message: string, close: SocketClose) {
     super(message);
     this.name = "WebSocketCloseError";
     this.code = close.code;
     this.reason = close.reason;
+    const { reason: detail, code } = parseCloseReason(close.reason);
+    this.bridgeCode = code;
+    this.detail = detail;
   }
 }

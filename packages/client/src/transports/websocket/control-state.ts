@@ -9,7 +9,7 @@ import type {
   BridgeErrorRecord,
   BridgeRefusalCode,
   BridgeSelfRef,
-} from "./bridge-control.ts";
+} from "@pi-kit/protocol/bridge";
 
 /** Who controls the session, from the bridge's latest `bridge_control` record on this socket. */
 export interface ControlState {

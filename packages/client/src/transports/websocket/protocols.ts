@@ -1,8 +1,8 @@
-/** The subprotocol that names the wire format: one JSONL record per text message. */
-export const PROTOCOL_V1 = "pi-kit.v1";
-
-/** Prefix of the subprotocol entry that carries the bearer token. */
-export const TOKEN_PROTOCOL_PREFIX = "pi-kit.token.";
+/**
+ * What the WebSocket transport offers a bridge: the subprotocol list with the token in it, and the
+ * socket URL (the names themselves are the bridge protocol's, in `@pi-kit/protocol/bridge`).
+ */
+import { PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "@pi-kit/protocol/bridge";
 
 /**
  * What a client presents to the bridge: its token or a per-user ticket, or a function returning

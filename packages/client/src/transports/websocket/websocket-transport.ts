@@ -1,14 +1,8 @@
 import { JsonlDecoder } from "@pi-kit/protocol";
+import { type BridgeRecord, parseBridgeRecord } from "@pi-kit/protocol/bridge";
 import { settlesWithin } from "../frames.ts";
-import type {
-  ReconnectInfo,
-  ReconnectingTransport,
-  SharedTransport,
-  TransportCloseInfo,
-  TransportFrames,
-} from "../transport.ts";
-import { type Backoff, backoffDelay, type ReconnectOptions, resolveBackoff } from "./backoff.ts";
-import { type BridgeRecord, parseBridgeRecord } from "./bridge-control.ts";
+import type { ReconnectInfo, TransportCloseInfo, TransportFrames } from "../transport.ts";
+import { type Backoff, backoffDelay, resolveBackoff } from "./backoff.ts";
 import { finalCloseInfo } from "./close-codes.ts";
 import {
   type ConnectionState,
@@ -24,7 +18,7 @@ import {
   TakeControlError,
 } from "./control-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
-import { type BridgeToken, offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
+import { offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
 import {
   globalWebSocket,
   messageText,
@@ -32,11 +26,19 @@ import {
   type WebSocketConstructor,
   type WebSocketLike,
 } from "./socket.ts";
+import { renewalDelay, ticketExpiry } from "./ticket-renewal.ts";
+import { UnansweredRequests } from "./unanswered-requests.ts";
+import type {
+  WebSocketTransport,
+  WebSocketTransportOptions,
+} from "./websocket-transport-contract.ts";
 
 /** How long `close()` waits for the server's closing handshake before it lets go. */
 const CLOSE_HANDSHAKE_MS = 1000;
 /** Upgrade refusals that no retry can fix: bad request, token, origin, unknown session. */
 const FINAL_HTTP_STATUSES = new Set([400, 401, 403, 404]);
+/** The shortest wait before asking a token function again after a failed renewal. */
+const RENEW_RETRY_MIN_MS = 500;
 /** Default bound on opening one socket. */
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /**
@@ -44,58 +46,6 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
  * then closes at once (overloaded, restarting) must not be retried at the initial delay forever.
  */
 const STABLE_MS = 2000;
-
-/** Options for {@link createWebSocketTransport}. */
-export interface WebSocketTransportOptions {
-  /** The session's WebSocket URL, e.g. `wss://host/sessions/main/ws` (`http(s):` and, in a page, relative URLs work too). */
-  readonly url: string | URL;
-  /**
-   * The bridge token or a per-user ticket, sent as the `pi-kit.token.<token>` subprotocol, never
-   * in the URL; or a function returning a fresh one for each connection (tickets are short-lived).
-   * A function that throws, or returns a token a WebSocket cannot carry, counts as a connection
-   * that failed: it is retried with backoff.
-   */
-  readonly token?: BridgeToken;
-  /** More subprotocols to offer after `pi-kit.v1` and the token. */
-  readonly protocols?: readonly string[];
-  /** Reconnect timing, or `false` to close for good on the first drop. */
-  readonly reconnect?: ReconnectOptions | false;
-  /** Closes the transport (as `close()` does) when it aborts. */
-  readonly signal?: AbortSignal;
-  /** The WebSocket class; defaults to the global one. Node 20 has none: pass `ws`'s, or use `@pi-kit/client/ws-node`. */
-  readonly WebSocket?: WebSocketConstructor;
-  /** Milliseconds for one socket to open before the attempt counts as failed. Defaults to 10 000. */
-  readonly connectTimeoutMs?: number;
-  /** Largest inbound record in UTF-8 bytes; a larger one becomes a `record_too_large` frame. Defaults to 64 MiB. */
-  readonly maxRecordBytes?: number;
-  /** How the other viewers of the session see this connection, e.g. `"Phone"` (sent as the `label` query parameter). */
-  readonly label?: string;
-}
-
-/**
- * A transport to a pi session behind the bridge, over one WebSocket at a time: it reconnects with
- * backoff and jitter, keeps its `readable` open across reconnects, and reports its state.
- */
-export interface WebSocketTransport extends ReconnectingTransport, SharedTransport, EventTarget {
-  /** The URL it connects to. */
-  readonly url: string;
-  /** Where the connection stands now; a `statechange` event ({@link ConnectionStateEvent}) follows every change. */
-  readonly state: ConnectionState;
-  /** Reconnects now: skips a pending backoff delay, or drops an open socket and opens a new one. */
-  reconnect(): void;
-  /**
-   * Who controls the bridge session (several connections may watch one; one drives pi), once
-   * the bridge has said; `undefined` while no socket is open. A `controlchange` event
-   * ({@link ControlChangeEvent}) follows every change; refused dialog answers come as `bridgeerror`.
-   */
-  readonly control: ControlState | undefined;
-  /**
-   * Makes this connection the one that drives pi (the previous controller watches from then on).
-   * Resolves with the new state; rejects with a {@link TakeControlError}: `read_only` for a
-   * connection that may only watch, `closed` when the socket closes first.
-   */
-  takeControl(): Promise<ControlState>;
-}
 
 /**
  * Connects to a pi session through the WebSocket bridge. Web standards only: the global
@@ -129,7 +79,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   readonly closed: Promise<TransportCloseInfo>;
   readonly #queue: FrameQueue;
   /** The subprotocols to offer: at once for a static token, after asking a token function. */
-  readonly #offer: () => string[] | Promise<string[]>;
+  readonly #offer: () => Offer | Promise<Offer>;
   /** Counts token requests, so a late answer for an abandoned attempt is ignored. */
   #tokenRequests = 0;
   readonly #Socket: WebSocketConstructor;
@@ -146,6 +96,12 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   #openedAt: number | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #openTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Renews the open socket's ticket before it expires (a token function's tickets only). */
+  #renewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The open socket's requests still unanswered: a renewal waits for them. */
+  readonly #unanswered = new UnansweredRequests();
+  /** After a renewal from a socket in control: take control back on the new socket if nobody has it. */
+  #reclaim: { socket: WebSocketLike; from: number; asked: boolean } | undefined;
   #openWaiters: Array<{ resolve: (s: WebSocketLike) => void; reject: (e: unknown) => void }> = [];
   #closeRequested = false;
   #final: TransportCloseInfo | undefined;
@@ -164,8 +120,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     const offered = offeredProtocols(typeof token === "function" ? undefined : token, protocols);
     this.#offer =
       typeof token === "function"
-        ? async () => offeredProtocols(await resolveToken(token), protocols)
-        : () => offered;
+        ? async () => {
+            const fresh = await resolveToken(token);
+            return { protocols: offeredProtocols(fresh, protocols), ticket: fresh };
+          }
+        : () => ({ protocols: offered });
     const Socket = options.WebSocket ?? globalWebSocket();
     if (Socket === undefined) {
       throw new TypeError(
@@ -192,7 +151,9 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       write: async (record) => {
         const socket = await this.#whenOpen();
         // One record per text message: the bridge adds the LF when it writes to pi's stdin.
-        socket.send(record.endsWith("\n") ? record.slice(0, -1) : record);
+        const text = record.endsWith("\n") ? record.slice(0, -1) : record;
+        socket.send(text);
+        this.#unanswered.sent(text);
       },
       close: async () => {
         await this.close();
@@ -283,7 +244,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   #open(): void {
     const offer = this.#offer();
-    if (Array.isArray(offer)) {
+    if (!(offer instanceof Promise)) {
       this.#connect(offer);
       return;
     }
@@ -291,8 +252,8 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     const stale = (): boolean =>
       request !== this.#tokenRequests || this.#final !== undefined || this.#closeRequested;
     offer.then(
-      (protocols) => {
-        if (!stale()) this.#connect(protocols);
+      (fresh) => {
+        if (!stale()) this.#connect(fresh);
       },
       (error: unknown) => {
         if (stale()) return;
@@ -302,10 +263,66 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     );
   }
 
-  #connect(protocols: string[]): void {
+  /**
+   * Renews `socket`'s ticket: asks the token function for a fresh one while the socket stays
+   * open, then replaces the socket with one opened on it, quietly (the state stays `open`; the
+   * client resyncs as after any reconnect). A function that fails, or gives a ticket that
+   * expires no later, is asked again after half the time left, until the expiry; one that does
+   * not answer leaves the socket as it is. Either way the bridge closes it at the ticket's
+   * expiry (4401, `ticket_expired`).
+   */
+  #renew(socket: WebSocketLike, expiresAt: number, patient = true): void {
+    this.#renewTimer = undefined;
+    if (this.#socket !== socket || socket.readyState !== OPEN) return;
+    if (patient && this.#unanswered.size > 0) {
+      // Answers come only on this socket: renew once they are in, or at half the time left
+      // (a long bash run), when the bridge's cut-off would lose them anyway.
+      const renew = (): void => this.#renew(socket, expiresAt, false);
+      this.#unanswered.whenIdle(renew);
+      this.#renewTimer = setTimeout(renew, Math.max(0, (expiresAt - Date.now()) / 2));
+      return;
+    }
+    const request = ++this.#tokenRequests;
+    Promise.resolve(this.#offer()).then(
+      (fresh) => {
+        if (request !== this.#tokenRequests || this.#socket !== socket) return;
+        if (this.#final !== undefined || this.#closeRequested) return;
+        // The same ticket again (a cache, a page that stopped answering) renews nothing.
+        const next = fresh.ticket === undefined ? undefined : ticketExpiry(fresh.ticket);
+        if (next === undefined || next <= expiresAt) {
+          this.#renewLater(socket, expiresAt);
+          return;
+        }
+        const from = this.#control?.inControl === true ? this.#control.you.id : undefined;
+        this.#detach(socket, 1000, "ticket renewal");
+        this.#openedAt = undefined;
+        this.#connect(fresh);
+        const replacement = this.#socket;
+        if (from !== undefined && replacement !== undefined) {
+          this.#reclaim = { socket: replacement, from, asked: false };
+        }
+      },
+      // Keep the socket meanwhile: the bridge ends it at the expiry, and that close says why.
+      () => {
+        if (request === this.#tokenRequests) this.#renewLater(socket, expiresAt);
+      },
+    );
+  }
+
+  /** Asks for a fresh ticket again after half the time left before `expiresAt`, if any is left. */
+  #renewLater(socket: WebSocketLike, expiresAt: number): void {
+    const left = expiresAt - Date.now();
+    if (this.#socket !== socket || left <= 0) return;
+    this.#renewTimer = setTimeout(
+      () => this.#renew(socket, expiresAt),
+      Math.max(RENEW_RETRY_MIN_MS, left / 2),
+    );
+  }
+
+  #connect(offer: Offer): void {
     let socket: WebSocketLike;
     try {
-      socket = new this.#Socket(this.url, protocols);
+      socket = new this.#Socket(this.url, offer.protocols);
     } catch (error) {
       this.#finish({ reason: "error", error });
       return;
@@ -332,6 +349,13 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       if (this.#generation > 1) this.#queue.reconnected({ generation: this.#generation });
       this.#setState({ status: "open", generation: this.#generation, protocol: socket.protocol });
       for (const waiter of this.#openWaiters.splice(0)) waiter.resolve(socket);
+      const expiresAt = offer.ticket === undefined ? undefined : ticketExpiry(offer.ticket);
+      if (expiresAt !== undefined) {
+        this.#renewTimer = setTimeout(
+          () => this.#renew(socket, expiresAt),
+          renewalDelay(expiresAt, Date.now()),
+        );
+      }
     });
     socket.addEventListener("message", (event) => {
       if (this.#socket !== socket) return;
@@ -341,13 +365,17 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
         if (record === "") continue;
         // The bridge's own records are about this connection, not pi: they stop here.
         const bridgeRecord = typeof record === "string" ? parseBridgeRecord(record) : undefined;
-        if (bridgeRecord === undefined) this.#queue.push(record);
-        else this.#bridgeRecord(bridgeRecord);
+        if (bridgeRecord === undefined) {
+          if (typeof record === "string") this.#unanswered.received(record);
+          this.#queue.push(record);
+        } else this.#bridgeRecord(bridgeRecord, socket);
       }
     });
     socket.addEventListener("close", (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      this.#clearRenewTimer();
+      this.#unanswered.clear();
       this.#controlLost();
       this.#clearOpenTimer();
       if (this.#closeRequested) this.#finish({ reason: "closed" });
@@ -405,7 +433,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }));
   }
 
-  #bridgeRecord(record: BridgeRecord): void {
+  #bridgeRecord(record: BridgeRecord, socket: WebSocketLike): void {
     if (record.type === "bridge_dialog_closed") {
       for (const listener of [...this.#dialogClosedListeners]) {
         try {
@@ -426,10 +454,33 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       return;
     }
     this.#control = controlState(record);
+    this.#reclaimControl(this.#control, socket);
     if (this.#control.inControl) {
       for (const taker of this.#takers.splice(0)) taker.resolve(this.#control);
     }
     this.dispatchEvent(new ControlChangeEvent(this.#control));
+  }
+
+  /**
+   * After a renewal, the socket that replaced the controller takes control back once the old one
+   * has left (the bridge may see the new socket first); someone else taking it ends the claim.
+   */
+  #reclaimControl(control: ControlState, socket: WebSocketLike): void {
+    const reclaim = this.#reclaim;
+    if (reclaim === undefined) return;
+    if (reclaim.socket !== socket || control.inControl) {
+      this.#reclaim = undefined;
+      return;
+    }
+    const holder = control.controller?.id;
+    if (holder !== undefined && holder !== reclaim.from) {
+      this.#reclaim = undefined;
+      return;
+    }
+    if (holder === undefined && !reclaim.asked) {
+      reclaim.asked = true;
+      socket.send('{"type":"bridge_take_control"}');
+    }
   }
 
   /** The socket is gone: so is what the bridge said about it, and any wait to take control. */
@@ -443,6 +494,8 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   #detach(socket: WebSocketLike, code: number, reason: string): void {
     if (this.#socket === socket) {
+      this.#clearRenewTimer();
+      this.#unanswered.clear();
       this.#socket = undefined;
       this.#controlLost();
     }
@@ -469,6 +522,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     this.#settle(info);
   }
 
+  #clearRenewTimer(): void {
+    if (this.#renewTimer !== undefined) clearTimeout(this.#renewTimer);
+    this.#renewTimer = undefined;
+  }
+
   #clearOpenTimer(): void {
     if (this.#openTimer !== undefined) clearTimeout(this.#openTimer);
     this.#openTimer = undefined;
@@ -478,6 +536,12 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     this.#state = state;
     this.dispatchEvent(new ConnectionStateEvent(state));
   }
+}
+
+/** What to offer a socket: the subprotocols, and the ticket among them when a token function gave one. */
+interface Offer {
+  readonly protocols: string[];
+  readonly ticket?: string;
 }
 
 function closedError(info: TransportCloseInfo): Error {
