@@ -1,21 +1,7 @@
 /** Page side of resume.bench.ts: reopens a stopped session in a <pi-chat> and times it to paint. */
 import { createWebSocketTransport, PiClient } from "@pi-kit/client";
 import "@pi-kit/elements/define";
-
-const frame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));
-
-/** All text under `root`, through shadow roots. */
-function deepText(root: Node): string {
-  let text = "";
-  const walk = (node: Node): void => {
-    if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
-    const shadow = (node as Element).shadowRoot;
-    if (shadow) for (const child of shadow.childNodes) walk(child);
-    for (const child of node.childNodes) walk(child);
-  };
-  walk(root);
-  return text;
-}
+import { deepText, frame } from "./page-text.ts";
 
 /**
  * Connects a client to `url` (which makes the bridge start pi on the session's file), shows it in a

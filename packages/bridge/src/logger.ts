@@ -8,6 +8,8 @@ export type BridgeLogEvent =
   | { readonly event: "readiness_lost"; readonly problem: string }
   | { readonly event: "readiness_restored" }
   | { readonly event: "bridge_closed" }
+  /** Another bridge took the sessions directory over (this one was frozen): this one closes. */
+  | { readonly event: "sessions_dir_lost"; readonly pid?: number }
   | {
       readonly event: "connection_open";
       readonly session: string;
@@ -25,10 +27,16 @@ export type BridgeLogEvent =
       readonly event: "connection_rejected";
       readonly status: number;
       readonly reason: string;
-      /** Why a ticket was refused, or what it does not allow (see `TicketRefusal`). */
+      /** Why: a `TicketRefusal` or a `BridgeErrorCode`. */
       readonly code?: string;
       readonly session?: string;
       readonly origin: string | null;
+    }
+  | {
+      /** A ticket's socket reached the ticket's expiry (plus the clock tolerance) and was closed. */
+      readonly event: "connection_expired";
+      readonly session: string;
+      readonly connection: number;
     }
   | {
       readonly event: "connection_stalled";
@@ -82,7 +90,32 @@ export type BridgeLogEvent =
       readonly signal: string | null;
       readonly stderrTail: string;
     }
-  | { readonly event: "pi_record_error"; readonly session: string; readonly error: string };
+  | { readonly event: "pi_record_error"; readonly session: string; readonly error: string }
+  | {
+      /** Cluster mode: this node took a session's lease (free, or released by its last holder). */
+      readonly event: "lease_acquired" | "lease_taken_over";
+      readonly session: string;
+      readonly fence: number;
+      /** The last holder's node id. */
+      readonly from?: string;
+      /** The session file the lease names (relative to the sessions directory). */
+      readonly file?: string;
+    }
+  | { readonly event: "lease_released"; readonly session: string }
+  | { readonly event: "lease_release_failed"; readonly session: string; readonly error: string }
+  | { readonly event: "lease_lost"; readonly session: string; readonly reason: string }
+  | { readonly event: "session_fenced"; readonly session: string }
+  | { readonly event: "lease_store_reachable"; readonly reachable: boolean }
+  | {
+      /** A request or socket for a session another node owns went to that node. */
+      readonly event: "forwarded";
+      readonly session: string;
+      readonly kind: "http" | "websocket";
+      readonly to: string;
+      readonly outcome: string;
+    }
+  | { readonly event: "drain_started"; readonly timeoutMs: number }
+  | { readonly event: "drain_done"; readonly durationMs: number };
 
 /** The name of a log event. */
 export type BridgeLogEventName = BridgeLogEvent["event"];
@@ -93,12 +126,16 @@ export type BridgeLogger = (entry: BridgeLogEvent) => void;
 const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
   "config_warning",
   "readiness_lost",
+  "sessions_dir_lost",
   "session_repaired",
   "history_error",
   "connection_rejected",
   "connection_stalled",
   "command_denied",
   "pi_record_error",
+  "lease_lost",
+  "lease_release_failed",
+  "session_fenced",
 ]);
 
 /** The level a log event is written at. */

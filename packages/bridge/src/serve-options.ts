@@ -1,5 +1,6 @@
 /** Options and result shared by the runtime adapters' `serveBridge`. */
-import type { Bridge, BridgeOptions } from "./bridge.ts";
+import type { Bridge } from "./bridge.ts";
+import type { BridgeOptions } from "./bridge-options.ts";
 
 /** Options of `serveBridge`: the bridge's, plus where to listen. */
 export interface ServeBridgeOptions extends Omit<BridgeOptions, "token"> {
@@ -34,4 +35,9 @@ export const DEFAULT_HOSTNAME = "127.0.0.1";
 export function baseUrl(hostname: string, port: number): string {
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   return `http://${host}:${port}`;
+}
+
+/** The answer to a request that arrives in the instant between listening and the bridge's creation. */
+export function notYet(): Response {
+  return new Response(null, { status: 503, headers: { "retry-after": "1" } });
 }

@@ -30,6 +30,10 @@ export interface BridgeProcessOptions {
   readonly token: string;
   /** `--grace-ms`. */
   readonly graceMs?: number;
+  /** `--port` (default 0: a free one); a cluster node keeps its port across restarts. */
+  readonly port?: number;
+  /** More bridge options, before the `--` (for example the cluster flags). */
+  readonly args?: readonly string[];
 }
 
 /** How this runtime runs a TypeScript entry point with the workspace's sources. */
@@ -54,10 +58,11 @@ export async function spawnBridge(options: BridgeProcessOptions): Promise<Bridge
     [
       ...args,
       "--port",
-      "0",
+      String(options.port ?? 0),
       "--sessions-dir",
       options.sessionsDir,
       ...(options.graceMs === undefined ? [] : ["--grace-ms", String(options.graceMs)]),
+      ...(options.args ?? []),
       "--",
       pi.command,
       ...pi.args,

@@ -52,8 +52,9 @@ async function started(args: readonly string[], env: Record<string, string> = {}
     env: {
       ...(process.env as Record<string, string>),
       PI_KIT_BRIDGE_TOKEN: "",
-      // The default sessions directory, kept inside the scratch root.
-      XDG_STATE_HOME: join(scratch, "state"),
+      // The default sessions directory, inside the scratch root: one per bridge, as a bridge
+      // refuses a sessions directory another one holds.
+      XDG_STATE_HOME: fresh("state"),
       ...env,
     },
   });

@@ -3,7 +3,12 @@
  * scripted model server, and a WebSocket client that works on Node 20 (ws), Node 22, Deno and Bun.
  */
 import { connect as tcpConnect } from "node:net";
-import { createWebSocketTransport, PiClient, type WebSocketConstructor } from "@pi-kit/client";
+import {
+  createWebSocketTransport,
+  PiClient,
+  type ReconnectOptions,
+  type WebSocketConstructor,
+} from "@pi-kit/client";
 import { type PiCommand, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import type { BridgeLogEvent, ServeBridgeOptions, ServedBridge } from "../src/index.ts";
 
@@ -52,15 +57,22 @@ export async function startBridge(
         : await import("../src/adapters/node.ts");
   const { uiProbe: _, version: __, ...rest } = options;
   const host = sessionHostOptions(pi);
-  const served = await adapter.serveBridge({
-    ...host,
-    port: 0,
-    logger: (entry) => log.push(entry),
-    // pi reads stdin only once it has booted, which can take seconds on a loaded machine: a
-    // stop right after a start must still be the graceful one (exit 0), not SIGTERM's.
-    stopTimeouts: { stdinCloseMs: 15_000, sigtermMs: 1000 },
-    ...rest,
-  });
+  const served = await adapter
+    .serveBridge({
+      ...host,
+      port: 0,
+      logger: (entry) => log.push(entry),
+      // pi reads stdin only once it has booted, which can take seconds on a loaded machine: a
+      // stop right after a start must still be the graceful one (exit 0), not SIGTERM's.
+      stopTimeouts: { stdinCloseMs: 15_000, sigtermMs: 1000 },
+      ...rest,
+    })
+    .catch(async (error: unknown) => {
+      // A bridge that refused to start (its sessions directory in use) leaves nothing running.
+      await model.close();
+      pi.dispose();
+      throw error;
+    });
   return {
     ...served,
     pi,
@@ -178,6 +190,20 @@ export async function connect(bridge: BridgeAddress, name: string): Promise<Test
   return client;
 }
 
+/** The bytes of a raw WebSocket handshake for `path` on `url`'s host, with `headers`. */
+export function upgradeRequest(url: URL, path: string, headers: Record<string, string>): string {
+  const lines = [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${url.host}`,
+    "Connection: Upgrade",
+    "Upgrade: websocket",
+    "Sec-WebSocket-Version: 13",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n`;
+}
+
 /**
  * Sends a raw WebSocket handshake and returns the HTTP status (and headers) it got; after a 101,
  * also the code of a close frame that follows within a second, if one does.
@@ -189,18 +215,9 @@ export function rawUpgrade(
 ): Promise<{ status: number; head: string; closeCode?: number }> {
   const url = new URL(bridge.url);
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect(Number(url.port), url.hostname, () => {
-      const lines = [
-        `GET ${path} HTTP/1.1`,
-        `Host: ${url.host}`,
-        "Connection: Upgrade",
-        "Upgrade: websocket",
-        "Sec-WebSocket-Version: 13",
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-      ];
-      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
-    });
+    const socket = tcpConnect(Number(url.port), url.hostname, () =>
+      socket.write(upgradeRequest(url, path, headers)),
+    );
     let data = "";
     let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (): void => {
@@ -231,8 +248,16 @@ export function rawUpgrade(
   });
 }
 
-/** A `PiClient` on session `name` of the bridge at `url`, through the client's WebSocket transport. */
-export async function connectClient(url: string, token: string, name: string): Promise<PiClient> {
+/**
+ * A `PiClient` on session `name` of the bridge at `url`, through the client's WebSocket transport;
+ * it does not reconnect unless given `reconnect` options.
+ */
+export async function connectClient(
+  url: string,
+  token: string,
+  name: string,
+  reconnect: ReconnectOptions | false = false,
+): Promise<PiClient> {
   // Node 20 has no global WebSocket: the ws package stands in.
   const WebSocket =
     (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ??
@@ -241,7 +266,7 @@ export async function connectClient(url: string, token: string, name: string): P
     url: `${url.replace(/^http/, "ws")}/sessions/${name}/ws`,
     token,
     WebSocket,
-    reconnect: false,
+    reconnect,
   });
   return PiClient.connect(transport, { resync: true });
 }

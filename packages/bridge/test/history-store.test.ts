@@ -16,14 +16,14 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { DigestBuilder, type FileDigest } from "../src/history/file-digest.ts";
+import { INDEX_FILE } from "../src/history/index-file.ts";
+import { readDigest } from "../src/history/read-digest.ts";
+import type { DirectoryRecord } from "../src/history/session-directory.ts";
+import { InvalidCursorError, SessionIndex } from "../src/history/session-index.ts";
+import { SessionStore } from "../src/history/session-store.ts";
 import { silentLogger } from "../src/index.ts";
 import { isSessionName } from "../src/sessions/session-registry.ts";
-import { DigestBuilder, type FileDigest } from "../src/sessions/store/file-digest.ts";
-import { INDEX_FILE } from "../src/sessions/store/index-file.ts";
-import { readDigest } from "../src/sessions/store/read-digest.ts";
-import type { DirectoryRecord } from "../src/sessions/store/session-directory.ts";
-import { InvalidCursorError, SessionIndex } from "../src/sessions/store/session-index.ts";
-import { SessionStore } from "../src/sessions/store/session-store.ts";
 import { piSessionLines, writePiSession } from "./pi-session-files.ts";
 
 function digestOf(lines: readonly string[]): FileDigest {

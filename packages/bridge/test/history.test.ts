@@ -23,9 +23,10 @@ import {
   type SessionHistoryError,
   type SessionSummary,
 } from "@pi-kit/client";
+import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { sessionHostOptions } from "@pi-kit/testing";
-import { BridgeCloseCode, INTERRUPTED_NOTICE } from "../src/index.ts";
-import { readDigest } from "../src/sessions/store/read-digest.ts";
+import { readDigest } from "../src/history/read-digest.ts";
+import { INTERRUPTED_NOTICE } from "../src/index.ts";
 import {
   connect,
   lineVersions,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { test } from "node:test";
 import type { SessionPage, SessionSummary } from "@pi-kit/client";
-import { BridgeCloseCode } from "../src/index.ts";
+import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { auth, connect, type Rec, startBridge, until } from "./helpers.ts";
 
 test("relay: a prompt with a bash tool call runs end to end, one record per message", async () => {
@@ -98,6 +98,16 @@ test("http: sessions are created, listed, stopped (files kept) and deleted", asy
       await refused.body?.cancel();
     }
 
+    // A session enters the list with its first message, or a title.
+    const before = (await (await fetch(api, { headers: auth(bridge) })).json()) as SessionPage;
+    assert.deepEqual(before.sessions, []);
+    const titled = await fetch(`${api}/one`, {
+      method: "PATCH",
+      headers: json,
+      body: JSON.stringify({ title: "One" }),
+    });
+    assert.equal(titled.status, 200);
+    await titled.body?.cancel();
     const list = (await (await fetch(api, { headers: auth(bridge) })).json()) as SessionPage;
     assert.deepEqual(
       list.sessions.map((s) => s.name),

@@ -12,7 +12,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { BridgeError, createBridge, generateToken, userOwner } from "../src/index.ts";
+import { BridgeError, createBridge, generateToken } from "../src/index.ts";
+import { userOwner } from "../src/sessions/owner.ts";
 import { bash, connect, run, startBridge } from "./helpers.ts";
 import { mint, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

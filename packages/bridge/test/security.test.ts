@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  BridgeCloseCode,
-  closeReason,
-  createCommandPolicy,
-  createOriginCheck,
-  DENIED_PREFIX,
-  generateToken,
-  TokenBucket,
-  tokensEqual,
-} from "../src/index.ts";
+import { BridgeCloseCode, closeReason } from "@pi-kit/protocol/bridge";
+import { generateToken } from "../src/index.ts";
+import { createCommandPolicy, DENIED_PREFIX } from "../src/security/command-policy.ts";
+import { createOriginCheck } from "../src/security/origin.ts";
+import { TokenBucket } from "../src/security/rate-limit.ts";
+import { tokensEqual } from "../src/security/token.ts";
 import { auth, connect, rawUpgrade, startBridge } from "./helpers.ts";
 
 test("token: generated tokens are 256-bit base64url and compare in constant time", () => {
@@ -35,12 +31,12 @@ test("rate limit: a token bucket allows the burst, then the rate", () => {
   let now = 0;
   const bucket = new TokenBucket(10, 3, () => now);
   assert.deepEqual(
-    [bucket.take(), bucket.take(), bucket.take(), bucket.take()],
+    [bucket.tryConsume(), bucket.tryConsume(), bucket.tryConsume(), bucket.tryConsume()],
     [true, true, true, false],
   );
   now += 100;
-  assert.equal(bucket.take(), true);
-  assert.equal(bucket.take(), false);
+  assert.equal(bucket.tryConsume(), true);
+  assert.equal(bucket.tryConsume(), false);
 });
 
 test("close reasons fit in 123 bytes, keeping the end of the stderr tail", () => {

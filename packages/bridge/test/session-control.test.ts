@@ -41,7 +41,7 @@ test("control: the first connection controls, later ones watch; everyone hears o
   assert.equal(control.controls(desk), true);
   assert.equal(control.controls(phone), false);
 
-  assert.equal(control.take(phone), true);
+  assert.equal(control.takeControl(phone), true);
   assert.deepEqual(last(desk.records)?.controller, { id: 2, label: "viewer 2" });
   assert.deepEqual(last(phone.records)?.controller, { id: 2, label: "viewer 2" });
   assert.equal(control.controls(desk), false);
@@ -65,7 +65,7 @@ test("control: a leaving controller frees control; the next to attach takes it, 
 
   // Had a watcher taken control meanwhile, the returning one watches.
   control.detach(back);
-  control.take(phone);
+  control.takeControl(phone);
   const late = viewer(4);
   control.attach(late);
   assert.equal(control.controls(late), false);
@@ -79,7 +79,7 @@ test("control: a read-only connection never controls, not on attach and not by a
   control.attach(reader);
   assert.equal(control.controller, undefined);
   assert.deepEqual(last(reader.records)?.you, { id: 1, label: "viewer 1", readOnly: true });
-  assert.equal(control.take(reader), false);
+  assert.equal(control.takeControl(reader), false);
   assert.deepEqual(last(reader.records), {
     type: "bridge_error",
     command: "bridge_take_control",
@@ -90,7 +90,7 @@ test("control: a read-only connection never controls, not on attach and not by a
   control.attach(writer);
   assert.equal(control.controls(writer), true);
   assert.equal(
-    control.take(viewer(9)),
+    control.takeControl(viewer(9)),
     false,
     "a connection that is not attached cannot take control",
   );
@@ -99,4 +99,30 @@ test("control: a read-only connection never controls, not on attach and not by a
     [1, 2],
   );
   assert.equal(control.connections.size, 0);
+});
+
+test("control: a controller that leaves after a connection of its label attached (a reload) hands control to it", () => {
+  const control = new SessionControl();
+  const label = "Chrome on Linux";
+  const early = { ...viewer(1), label };
+  const page = { ...viewer(2), label };
+  const other = viewer(3);
+  const reloaded = { ...viewer(4), label };
+  const readOnly = { ...viewer(5, true), label };
+  control.attach(early);
+  control.attach(page);
+  control.takeControl(page);
+  control.attach(other);
+  // The reloaded page attaches before the bridge has seen the old one's socket close: it watches.
+  control.attach(reloaded);
+  control.attach(readOnly);
+  assert.equal(control.controls(reloaded), false);
+  control.detach(page);
+  assert.equal(control.controls(reloaded), true);
+  assert.deepEqual(last(other.records)?.controller, { id: 4, label });
+
+  // Another label, a read-only connection, or one that attached before it never inherits control.
+  control.detach(reloaded);
+  assert.equal(control.controller, undefined);
+  assert.deepEqual(last(early.records)?.controller, null);
 });

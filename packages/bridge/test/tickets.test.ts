@@ -7,17 +7,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
+import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { exportPKCS8, exportSPKI, generateKeyPair } from "jose";
-import {
-  BridgeCloseCode,
-  BridgeError,
-  createBridge,
-  DENIED_PREFIX,
-  generateToken,
-  isSessionKey,
-  type TicketOptions,
-  userOwner,
-} from "../src/index.ts";
+import { BridgeError, createBridge, generateToken, type TicketOptions } from "../src/index.ts";
+import { DENIED_PREFIX } from "../src/security/command-policy.ts";
+import { userOwner } from "../src/sessions/owner.ts";
+import { isSessionKey } from "../src/sessions/session-registry.ts";
 import { connect, lineVersions, type Rec, rawUpgrade, startBridge } from "./helpers.ts";
 import {
   api,
@@ -213,6 +208,8 @@ test("tickets: HS256 and EdDSA tickets open the user's session, and real pi answ
       const own = await connect(bridge, "own");
       assert.equal(own.protocol, "pi-kit.v1");
       await own.close();
+      // Titled, it is listed without a message (a session enters the list with either).
+      await bridge.bridge.history.rename("own", "Own");
       const page = (await (await api(bridge, bridge.token, "/sessions")).json()) as {
         sessions: Array<{ name: string }>;
       };
@@ -237,6 +234,12 @@ test("tickets: a user reaches only their own sessions, even by guessing names", 
     await aliceA.request({ type: "prompt", message: "[[text alice secret]]" }, 30_000);
     await aliceA.waitFor((r) => r.type === "agent_end", 30_000);
     const bobA = await connect(withTicket(bridge, bob), "a");
+    // Titled, Bob's "a" is listed without a message (a session enters the list with either).
+    assert.equal(
+      (await api(bridge, bob, "/sessions/a", { method: "PATCH", body: { title: "Bob's a" } }))
+        .status,
+      200,
+    );
     const messages = await bobA.request({ type: "get_messages" }, 30_000);
     assert.doesNotMatch(JSON.stringify(messages), /alice secret/);
     assert.equal(bridge.bridge.sessions.size, 2);
@@ -250,6 +253,11 @@ test("tickets: a user reaches only their own sessions, even by guessing names", 
       body: { name: "private" },
     });
     assert.equal(created.status, 201);
+    const titled = await api(bridge, alice, "/sessions/private", {
+      method: "PATCH",
+      body: { title: "Alice's private notes" },
+    });
+    assert.equal(titled.status, 200);
     const bobSees = (await (await api(bridge, bob, "/sessions")).json()) as {
       sessions: Array<{ name: string }>;
     };

@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { BridgeError, createBridge, generateToken, userOwner } from "../src/index.ts";
+import { BridgeError, createBridge, generateToken } from "../src/index.ts";
+import { userOwner } from "../src/sessions/owner.ts";
 import { bash, connect } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

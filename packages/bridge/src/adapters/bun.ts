@@ -12,12 +12,14 @@
  */
 import { websocket } from "hono/bun";
 import { defineWebSocketHelper } from "hono/ws";
-import { createBridge, DEFAULT_LIMITS } from "../bridge.ts";
+import { type Bridge, createBridge } from "../bridge.ts";
+import { DEFAULT_LIMITS } from "../bridge-options.ts";
 import { generateToken } from "../security/token.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
   DEFAULT_PORT,
+  notYet,
   type ServeBridgeOptions,
   type ServedBridge,
 } from "../serve-options.ts";
@@ -103,21 +105,30 @@ export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBr
   const bun = (globalThis as { Bun?: BunNamespace }).Bun;
   if (bun === undefined) throw new TypeError("serveBridge from @pi-kit/bridge/bun needs Bun");
   const token = options.token ?? generateToken();
-  const bridge = createBridge({ ...options, token }, bunWebSocket as WebSocketRuntime);
   const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  // Listen first: the bridge records its URL in the sessions directory's lock.
+  let bridge: Bridge | undefined;
   const server = bun.serve({
     port: options.port ?? DEFAULT_PORT,
     hostname,
-    fetch: (request, srv) => bridge.app.fetch(request, srv),
+    fetch: (request, srv) => bridge?.app.fetch(request, srv) ?? notYet(),
     websocket: bunWebSocketHandler(options.limits?.maxRecordBytes),
   });
+  const url = baseUrl(hostname, server.port);
+  try {
+    bridge = createBridge({ url, ...options, token }, bunWebSocket as WebSocketRuntime);
+  } catch (error) {
+    await server.stop(true);
+    throw error;
+  }
+  const served = bridge;
   return {
-    bridge,
-    url: baseUrl(hostname, server.port),
+    bridge: served,
+    url,
     port: server.port,
     token,
     async close() {
-      await bridge.close();
+      await served.close();
       await server.stop(true);
     },
   };

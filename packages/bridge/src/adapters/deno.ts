@@ -11,12 +11,13 @@
  * ```
  */
 import { upgradeWebSocket } from "hono/deno";
-import { createBridge } from "../bridge.ts";
+import { type Bridge, createBridge } from "../bridge.ts";
 import { generateToken } from "../security/token.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
   DEFAULT_PORT,
+  notYet,
   type ServeBridgeOptions,
   type ServedBridge,
 } from "../serve-options.ts";
@@ -69,19 +70,28 @@ export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBr
   const deno = (globalThis as { Deno?: DenoNamespace }).Deno;
   if (deno === undefined) throw new TypeError("serveBridge from @pi-kit/bridge/deno needs Deno");
   const token = options.token ?? generateToken();
-  const bridge = createBridge({ ...options, token }, denoWebSocket as WebSocketRuntime);
   const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  // Listen first: the bridge records its URL in the sessions directory's lock.
+  let bridge: Bridge | undefined;
   const server = deno.serve(
     { port: options.port ?? DEFAULT_PORT, hostname, onListen: () => {} },
-    (request) => bridge.app.fetch(request),
+    (request) => bridge?.app.fetch(request) ?? notYet(),
   );
+  const url = baseUrl(hostname, server.addr.port);
+  try {
+    bridge = createBridge({ url, ...options, token }, denoWebSocket as WebSocketRuntime);
+  } catch (error) {
+    await server.shutdown();
+    throw error;
+  }
+  const served = bridge;
   return {
-    bridge,
-    url: baseUrl(hostname, server.addr.port),
+    bridge: served,
+    url,
     port: server.addr.port,
     token,
     async close() {
-      await bridge.close();
+      await served.close();
       await server.shutdown();
     },
   };

@@ -11,14 +11,16 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
+import { BridgeCloseCode, PROTOCOL_V1, tooBigReason } from "@pi-kit/protocol/bridge";
 import * as wsModule from "ws";
-import { createBridge, DEFAULT_LIMITS } from "../bridge.ts";
-import { BridgeCloseCode, tooBigReason } from "../close-codes.ts";
-import { generateToken, SUBPROTOCOL } from "../security/token.ts";
+import { type Bridge, createBridge } from "../bridge.ts";
+import { DEFAULT_LIMITS } from "../bridge-options.ts";
+import { generateToken } from "../security/token.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
   DEFAULT_PORT,
+  notYet,
   type ServeBridgeOptions,
   type ServedBridge,
 } from "../serve-options.ts";
@@ -63,7 +65,7 @@ export function nodeWebSocket(options: { readonly maxRecordBytes?: number } = {}
     maxPayload: maxRecordBytes,
     // Compression would hide the real queue size from bufferedAmount and costs CPU per event.
     perMessageDeflate: false,
-    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    handleProtocols: (protocols) => (protocols.has(PROTOCOL_V1) ? PROTOCOL_V1 : false),
   });
   server.on("connection", (socket) =>
     explainTooBig(socket as unknown as NodeSocket, maxRecordBytes),
@@ -99,13 +101,14 @@ export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBr
   const token = options.token ?? generateToken();
   const maxRecordBytes = options.limits?.maxRecordBytes ?? DEFAULT_LIMITS.maxRecordBytes;
   const sockets = nodeWebSocket({ maxRecordBytes });
-  const bridge = createBridge({ ...options, token }, sockets.runtime as WebSocketRuntime);
   const hostname = options.hostname ?? DEFAULT_HOSTNAME;
+  // Listen first: the bridge records its URL in the sessions directory's lock.
+  let bridge: Bridge | undefined;
   let server: ReturnType<typeof serve> | undefined;
   const address = await new Promise<AddressInfo>((resolve, reject) => {
     server = serve(
       {
-        fetch: bridge.app.fetch,
+        fetch: (request, env) => bridge?.app.fetch(request, env) ?? notYet(),
         port: options.port ?? DEFAULT_PORT,
         hostname,
         websocket: { server: sockets.server },
@@ -121,13 +124,21 @@ export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBr
       // Sockets of clients that never close would hold close() forever.
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
+  const url = baseUrl(hostname, address.port);
+  try {
+    bridge = createBridge({ url, ...options, token }, sockets.runtime as WebSocketRuntime);
+  } catch (error) {
+    await closeServer();
+    throw error;
+  }
+  const served = bridge;
   return {
-    bridge,
-    url: baseUrl(hostname, address.port),
+    bridge: served,
+    url,
     port: address.port,
     token,
     async close() {
-      await bridge.close();
+      await served.close();
       await closeServer();
     },
   };

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
-import type { BridgeLimits } from "../bridge.ts";
+import type { BridgeLimits } from "../bridge-options.ts";
 import { BridgeError } from "../errors.ts";
 import { createCommandPolicy } from "../security/command-policy.ts";
 import { defaultSessionsDir } from "../security/sessions-dir.ts";
@@ -55,6 +55,12 @@ Options:
   --sandbox-hide <path>  Also take this host path away from the sandbox (repeatable); the
                          --token-file is always taken away
   --sandbox-no-network   Take the network away from the sandbox too (pi then needs a local model)
+  --cluster <redis-url>  Cluster mode: bridges on one shared --sessions-dir, each session owned
+                         by a lease in this Redis (single primary) instead of the directory's lock
+  --node-url <url>       This node's internal URL other nodes forward to (default: its own URL)
+  --lease-ttl-ms <n>     Session lease lifetime (default 10000; renewed every third)
+  --drain-timeout-ms <n> On SIGTERM, let running turns settle this long (default 30000)
+  --index-dir <dir>      This node's history index cache (default: per node, outside the sessions dir)
   --help                 Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
@@ -112,6 +118,13 @@ export function parseArgs(
   const sandboxHide: string[] = [];
   const secretFiles: string[] = [];
   let sandboxNetwork = true;
+  const cluster: {
+    redisUrl?: string;
+    nodeUrl?: string;
+    leaseTtlMs?: number;
+    drainTimeoutMs?: number;
+    indexDir?: string;
+  } = {};
   const tickets: { -readonly [K in keyof TicketOptions]: TicketOptions[K] } = {};
   for (let i = 0; i < own.length; i++) {
     const flag = own[i] as string;
@@ -224,6 +237,23 @@ export function parseArgs(
       case "--sandbox-no-network":
         sandboxNetwork = false;
         break;
+      case "--cluster":
+        cluster.redisUrl = url(value(), ["redis:", "rediss:"], flag);
+        break;
+      case "--node-url":
+        cluster.nodeUrl = url(value(), ["http:", "https:"], flag);
+        break;
+      case "--lease-ttl-ms":
+        cluster.leaseTtlMs = number();
+        if (cluster.leaseTtlMs < 300)
+          throw new UsageError(`${flag} needs at least 300 ms, got ${cluster.leaseTtlMs}`);
+        break;
+      case "--drain-timeout-ms":
+        cluster.drainTimeoutMs = number();
+        break;
+      case "--index-dir":
+        cluster.indexDir = resolve(value());
+        break;
       default:
         throw new UsageError(`Unknown option ${quote(flag)}`);
     }
@@ -234,6 +264,11 @@ export function parseArgs(
   )
     throw new UsageError(
       "--sandbox-read, --sandbox-write and --sandbox-no-network need --sandbox bwrap",
+    );
+  const { redisUrl, ...clusterRest } = cluster;
+  if (redisUrl === undefined && Object.keys(clusterRest).length > 0)
+    throw new UsageError(
+      "--node-url, --lease-ttl-ms, --drain-timeout-ms and --index-dir need --cluster",
     );
   const fromEnv = env[TOKEN_ENV];
   if (token === undefined && fromEnv !== undefined && fromEnv !== "")
@@ -288,6 +323,7 @@ export function parseArgs(
               network: sandboxNetwork,
             },
           }),
+      ...(redisUrl === undefined ? {} : { cluster: { redisUrl, ...clusterRest } }),
       ...(port === undefined ? {} : { port }),
       ...(hostname === undefined ? {} : { hostname }),
     },
@@ -331,6 +367,19 @@ function readPublicKey(path: string): string {
     );
   }
   return pem;
+}
+
+/** `text` as a URL with one of `protocols`, or a {@link UsageError} naming `flag`. */
+function url(text: string, protocols: readonly string[], flag: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    throw new UsageError(`${flag} needs a URL, got ${quote(text)}`);
+  }
+  if (!protocols.includes(parsed.protocol))
+    throw new UsageError(`${flag} needs a ${protocols.join(" or ")}// URL, got ${quote(text)}`);
+  return text;
 }
 
 /** A value from the command line, quoted and cut short, for an error message. */

@@ -6,12 +6,17 @@
  * `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check run before
  * these, in the bridge, which says what the caller may reach.
  */
+
+import { TicketRefusal } from "@pi-kit/protocol/bridge";
 import { type Context, Hono } from "hono";
+import type { BridgeMetrics } from "../cluster/metrics.ts";
 import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
+import type { BridgeHistory } from "../history/bridge-history.ts";
 import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
-import { TicketError, TicketRefusal } from "../security/tickets.ts";
+import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
+import { TicketError } from "../security/tickets.ts";
 import type { Access } from "../sessions/access.ts";
-import type { BridgeHistory } from "../sessions/bridge-history.ts";
+import { assertSessionName } from "../sessions/session-name.ts";
 
 /** Request body of `POST /api/sessions`. */
 export interface CreateSessionBody {
@@ -35,11 +40,28 @@ export interface RequestScope extends Access {
   readonly history: BridgeHistory;
 }
 
-/** The session API routes, to mount under `/api`; `scopeOf` says what a request reaches. */
-export function sessionRoutes(scopeOf: (c: Context) => RequestScope, logger: BridgeLogger): Hono {
+/** The answer to a request for a session this cluster node may not run (see `ClusterNode`). */
+export type ClusterForward = (c: Context, error: ClusterRefusalError) => Promise<Response>;
+
+/**
+ * The session API routes, to mount under `/api`; `scopeOf` says what a request reaches. In
+ * cluster mode `forward` answers requests for sessions another node owns, and `metrics` counts
+ * every error answer by its code.
+ */
+export function sessionRoutes(
+  scopeOf: (c: Context) => RequestScope,
+  logger: BridgeLogger,
+  forward?: ClusterForward,
+  metrics?: Pick<BridgeMetrics, "refusals">,
+): Hono {
   const api = new Hono();
-  /** The scope of a request on session `name`, when it may `change` it; throws a `TicketError` otherwise. */
+  /**
+   * The scope of a request on session `name`, when it may `change` it. Throws a `BridgeError`
+   * (`invalid_session_name`) for a name that is no session name, before anything looks it up,
+   * and a `TicketError` for what the ticket does not allow.
+   */
   const scopeFor = (c: Context, name: string, change: boolean): RequestScope => {
+    assertSessionName(name);
     const scope = scopeOf(c);
     if (change && scope.readOnly) {
       throw new TicketError(TicketRefusal.ReadOnly, "The ticket is read-only");
@@ -49,7 +71,13 @@ export function sessionRoutes(scopeOf: (c: Context) => RequestScope, logger: Bri
     }
     return scope;
   };
-  const fail = (c: Context, error: unknown): Response => {
+  const fail = (c: Context, error: unknown): Response | Promise<Response> => {
+    if (error instanceof ClusterRefusalError && forward !== undefined) return forward(c, error);
+    const code =
+      error instanceof TicketError || error instanceof BridgeError
+        ? error.code
+        : BridgeErrorCode.Internal;
+    metrics?.refusals.inc({ code });
     if (error instanceof TicketError) {
       const name = c.req.param("name");
       safeLog(logger, {
@@ -102,7 +130,9 @@ export function sessionRoutes(scopeOf: (c: Context) => RequestScope, logger: Bri
     try {
       const name = c.req.param("name");
       const session = await scopeFor(c, name, false).history.get(name);
-      if (session === undefined) return c.json({ error: "No such session" }, 404);
+      if (session === undefined) {
+        return c.json({ error: "No such session", code: BridgeErrorCode.UnknownSession }, 404);
+      }
       return c.json({ session });
     } catch (error) {
       return fail(c, error);
@@ -152,7 +182,7 @@ export function failure(
 ): Response {
   if (error instanceof BridgeError)
     return c.json({ error: error.message, code: error.code }, error.status);
-  return c.json({ error: "Internal error" }, 500);
+  return c.json({ error: "Internal error", code: BridgeErrorCode.Internal }, 500);
 }
 
 /** The `limit` query parameter: a whole number from 1, capped to {@link MAX_PAGE_SIZE}. */

@@ -21,8 +21,8 @@ export class TokenBucket {
     this.#last = now();
   }
 
-  /** Takes one token; `false` when the bucket is empty (the message is over the rate). */
-  take(): boolean {
+  /** Consumes one token if there is one; `false` when the bucket is empty (the message is over the rate). */
+  tryConsume(): boolean {
     const now = this.#now();
     this.#tokens = Math.min(this.#burst, this.#tokens + (now - this.#last) * this.#perMs);
     this.#last = now;

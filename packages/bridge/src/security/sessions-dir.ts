@@ -29,6 +29,20 @@ export function defaultSessionsDir(
 }
 
 /**
+ * Where a cluster node keeps its history index cache by default: beside the default sessions
+ * directory, on this machine's disk, one directory per node URL and shared sessions directory, so
+ * the nodes of a cluster (and of two clusters on one host) never share one.
+ */
+export function defaultIndexDir(
+  nodeUrl: string,
+  sessionsDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const slug = `${new URL(nodeUrl).host}${sessionsDir}`.replace(/[^A-Za-z0-9.-]+/g, "_");
+  return join(dirname(defaultSessionsDir(env)), "index", slug.slice(-120));
+}
+
+/**
  * Creates `dir` (and missing parents) with mode 0700 and checks that only this user can get at
  * it: it must belong to this user and be writable by nobody else, and each parent must belong to
  * this user or root and, unless sticky like /tmp, be writable by nobody else (or another user

@@ -5,6 +5,7 @@
  * and optionally `readOnly`. It travels where the static token does.
  */
 import { createPublicKey } from "node:crypto";
+import { TicketRefusal } from "@pi-kit/protocol/bridge";
 import { errors, importSPKI, type JWTPayload, jwtVerify } from "jose";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 
@@ -14,8 +15,11 @@ export const DEFAULT_TICKET_AUDIENCE = "pi-kit-bridge";
 export const MAX_TICKET_SUBJECT_BYTES = 256;
 /** The fewest bytes of an HS256 secret (RFC 7518: at least the hash size). */
 const MIN_SECRET_BYTES = 32;
-/** How far clocks may disagree, in seconds. */
-const CLOCK_TOLERANCE_S = 5;
+/**
+ * How far clocks may disagree, in seconds: a ticket is accepted until `exp` plus this, and a
+ * socket it opened is closed then.
+ */
+export const TICKET_CLOCK_TOLERANCE_S = 5;
 
 /** How the bridge checks tickets: at least one of `secret` and `publicKey`. */
 export interface TicketOptions {
@@ -51,27 +55,9 @@ export interface TicketGrant {
   readonly allowsAll: boolean;
   /** The holder may only watch. */
   readonly readOnly: boolean;
+  /** When the ticket expires (`exp`), in ms since the epoch. */
+  readonly expiresAt: number;
 }
-
-/** Why a ticket was refused (a 401, close 4401) or a request it does not allow (a 403, close 4403). */
-export const TicketRefusal = {
-  /** `exp` has passed. */
-  Expired: "ticket_expired",
-  /** `nbf` (or `iat`) is in the future. */
-  NotYetValid: "ticket_not_yet_valid",
-  /** The signature does not verify, or the algorithm is not one the bridge accepts (`none`). */
-  BadSignature: "ticket_bad_signature",
-  /** `aud` (or `iss`) is not the bridge's. */
-  WrongAudience: "ticket_wrong_audience",
-  /** Not a JWT, or a claim is missing or of the wrong type. */
-  Malformed: "ticket_malformed",
-  /** A 403: the session is not one the ticket names. */
-  NotInTicket: "session_not_in_ticket",
-  /** A 403: a read-only ticket tried to change something. */
-  ReadOnly: "ticket_read_only",
-} as const;
-/** Why a ticket was refused, or what it does not allow. */
-export type TicketRefusal = (typeof TicketRefusal)[keyof typeof TicketRefusal];
 
 /** A ticket the bridge refuses: the `code` says why; the message names no value. */
 export class TicketError extends Error {
@@ -147,7 +133,7 @@ export function createTicketVerifier(options: TicketOptions): TicketVerifier {
           audience,
           ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
           requiredClaims: ["exp", "sub"],
-          clockTolerance: CLOCK_TOLERANCE_S,
+          clockTolerance: TICKET_CLOCK_TOLERANCE_S,
         },
       ));
     } catch (error) {
@@ -169,7 +155,7 @@ function isEd25519Pem(pem: string): boolean {
 
 /** The grant of a verified payload; throws a `TicketError` (`ticket_malformed`) for bad claims. */
 function grant(payload: JWTPayload): TicketGrant {
-  const { sub, sessions, sessionPrefix, readOnly } = payload as Record<string, unknown>;
+  const { sub, sessions, sessionPrefix, readOnly, exp } = payload as Record<string, unknown>;
   const malformed = (what: string): TicketError =>
     new TicketError(TicketRefusal.Malformed, `The ticket's ${what}`);
   if (
@@ -194,9 +180,12 @@ function grant(payload: JWTPayload): TicketGrant {
   if (readOnly !== undefined && typeof readOnly !== "boolean") {
     throw malformed("readOnly must be a boolean");
   }
+  // jose has checked that `exp` is a number in the future (within the tolerance).
+  if (typeof exp !== "number") throw malformed("exp must be a number");
   const exact = new Set<string>((sessions as string[] | undefined) ?? []);
   return {
     user: sub,
+    expiresAt: exp * 1000,
     readOnly: readOnly === true,
     allowsAll: sessionPrefix === "",
     allows: (name) =>

@@ -2,12 +2,8 @@
  * The bridge's shared-secret token: generation, constant-time comparison, and where a request
  * carries it (`Authorization: Bearer`, or a `Sec-WebSocket-Protocol` entry for browsers).
  */
+import { TOKEN_PROTOCOL_PREFIX } from "@pi-kit/protocol/bridge";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
-
-/** The subprotocol a client offers (and the bridge echoes) for one JSONL record per message. */
-export const SUBPROTOCOL = "pi-kit.v1";
-/** Prefix of the subprotocol entry that carries the token: `pi-kit.token.<token>`. */
-export const TOKEN_PROTOCOL_PREFIX = "pi-kit.token.";
 
 /** Characters allowed in a token: base64url plus `.` and `~`, all legal in a subprotocol name. */
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;

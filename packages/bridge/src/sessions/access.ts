@@ -15,6 +15,8 @@ export interface Access {
   readonly limited: boolean;
   /** It may only watch: no commands, dialog answers, creation, renaming, stopping or deleting. */
   readonly readOnly: boolean;
+  /** When the credential expires (a ticket's `exp`, ms since the epoch); `undefined` never. */
+  readonly expiresAt?: number;
 }
 
 /** The static token's access: every session of the bridge's own. */
@@ -32,5 +34,6 @@ export function ticketAccess(grant: TicketGrant): Access {
     allows: grant.allows,
     limited: !grant.allowsAll,
     readOnly: grant.readOnly,
+    expiresAt: grant.expiresAt,
   };
 }

@@ -6,6 +6,8 @@
  * session name, so the bridge's own history never lists it.
  */
 import { createHash } from "node:crypto";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { assertSessionName, isSessionName, SESSION_NAME_RULE } from "./session-name.ts";
 
 /** The directory, in the sessions directory, holding one directory per ticket user. */
 export const USERS_DIR = "_users";
@@ -44,13 +46,52 @@ export function isOwner(owner: string): boolean {
   return dir === USERS_DIR && user !== undefined && rest.length === 0 && USER_PATTERN.test(user);
 }
 
-/** The registry key of session `name` of `owner`: its path relative to the sessions directory. */
-export function sessionKey(owner: string, name: string): string {
-  return owner === BRIDGE_OWNER ? name : `${owner}/${name}`;
+declare const sessionKeyBrand: unique symbol;
+
+/**
+ * A registry key: the path of a session relative to the sessions directory, made only by
+ * {@link sessionKey} or {@link parseSessionKey}, which refuse every invalid part. A session name
+ * has no `/` and never starts with `_`, and a user's directory name has no `/`, so a key splits
+ * back into one owner and one name: two principals (the bridge, a ticket user) never make the
+ * same key, whatever name they ask for.
+ */
+export type SessionKey = string & { readonly [sessionKeyBrand]: true };
+
+/**
+ * The registry key of session `name` of `owner`. Throws a `BridgeError`
+ * (`invalid_session_name`) for a name that is not a session name, so a name is checked before
+ * any lookup can use it.
+ */
+export function sessionKey(owner: string, name: string): SessionKey {
+  assertSessionName(name);
+  if (!isOwner(owner)) throw new Error(`Not an owner: ${JSON.stringify(owner)}`);
+  return (owner === BRIDGE_OWNER ? name : `${owner}/${name}`) as SessionKey;
+}
+
+/** `key` as a {@link SessionKey}: a session name, or `_users/<user>/<name>`; else `undefined`. */
+export function parseSessionKey(key: string): SessionKey | undefined {
+  const { owner, name } = splitKey(key as SessionKey);
+  return isSessionName(name) && isOwner(owner) ? (key as SessionKey) : undefined;
+}
+
+/**
+ * Whether `key` is a session key: a session name, or `_users/<user>/<name>` (see `userOwner`).
+ * Such a key is a safe path below the sessions directory.
+ */
+export function isSessionKey(key: string): boolean {
+  return parseSessionKey(key) !== undefined;
+}
+
+/** `key` as a {@link SessionKey}; throws a `BridgeError` (`invalid_session_name`) for anything else. */
+export function assertSessionKey(key: string): SessionKey {
+  const parsed = parseSessionKey(key);
+  if (parsed === undefined)
+    throw new BridgeError(BridgeErrorCode.InvalidSessionName, SESSION_NAME_RULE);
+  return parsed;
 }
 
 /** The owner and name of a registry key. */
-export function splitKey(key: string): { owner: string; name: string } {
+export function splitKey(key: SessionKey): { owner: string; name: string } {
   const slash = key.lastIndexOf("/");
   return slash === -1
     ? { owner: BRIDGE_OWNER, name: key }

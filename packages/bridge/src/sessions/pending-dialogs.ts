@@ -3,6 +3,8 @@
  * dialog is over, so the bridge keeps each request until a client answers it or its `timeout`
  * runs out, and re-sends the open ones to a client that (re)attaches.
  */
+import { isDialogMethod } from "@pi-kit/protocol";
+import type { BridgeDialogClosedRecord } from "@pi-kit/protocol/bridge";
 
 /** One open dialog: the request record as pi wrote it, and when pi gives up on it. */
 interface PendingDialog {
@@ -31,6 +33,20 @@ export class PendingDialogs {
       const oldest = this.#dialogs.keys().next().value;
       if (oldest !== undefined) this.#dialogs.delete(oldest);
     }
+  }
+
+  /** Reads an `extension_ui_request` record pi wrote, and remembers it when it opens a dialog. */
+  observe(line: string): void {
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (typeof record !== "object" || record === null) return;
+    const request = record as Record<string, unknown>;
+    if (request.type === "extension_ui_request" && isDialogMethod(request.method))
+      this.add(request);
   }
 
   /** Forgets a dialog once a client has answered it; returns whether it was still open. */
@@ -69,4 +85,20 @@ export class PendingDialogs {
       if (dialog.expiresAt !== undefined && dialog.expiresAt <= now) this.#dialogs.delete(id);
     }
   }
+}
+
+/**
+ * The `bridge_dialog_closed` record telling the other connections that `by` answered dialog `id`:
+ * pi never says a dialog is over, and theirs would stay open until it timed out.
+ */
+export function dialogClosed(
+  id: string,
+  by: { readonly id: number; readonly label: string },
+): string {
+  const closed: BridgeDialogClosedRecord = {
+    type: "bridge_dialog_closed",
+    id,
+    by: { id: by.id, label: by.label },
+  };
+  return JSON.stringify(closed);
 }

@@ -7,42 +7,21 @@
 import { join } from "node:path";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { safeLog } from "../logger.ts";
+import type { SessionOwnership } from "../ownership/session-ownership.ts";
 import { KeyedLock } from "./keyed-lock.ts";
-import { BRIDGE_OWNER, isOwner, splitKey } from "./owner.ts";
 import {
-  type CloseReason,
-  Session,
-  type SessionInfo,
-  type SessionSettings,
-  type StartPlan,
-} from "./session.ts";
+  assertSessionKey,
+  BRIDGE_OWNER,
+  parseSessionKey,
+  type SessionKey,
+  splitKey,
+} from "./owner.ts";
+import { Session } from "./session.ts";
+import type { CloseReason, SessionInfo } from "./session-info.ts";
+import type { SessionSettings, StartPlan } from "./session-settings.ts";
 
-/** A session name: it becomes a directory name, so no separators, dots first or `..`. */
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
-/** Whether `name` is a valid session name (1-64 of A-Z a-z 0-9 _ -, starting alphanumeric). */
-export function isSessionName(name: string): boolean {
-  return NAME_PATTERN.test(name);
-}
-
-/** Throws a `BridgeError` (`invalid_session_name`) unless `name` is a valid session name. */
-export function assertSessionName(name: string): void {
-  if (!isSessionName(name)) {
-    throw new BridgeError(
-      BridgeErrorCode.InvalidSessionName,
-      "A session name is 1-64 characters of A-Z a-z 0-9 _ -, starting with a letter or digit",
-    );
-  }
-}
-
-/**
- * Whether `key` is a session key: a session name, or `_users/<user>/<name>` (see `userOwner`).
- * Such a key is a safe path below the sessions directory.
- */
-export function isSessionKey(key: string): boolean {
-  const { owner, name } = splitKey(key);
-  return isSessionName(name) && isOwner(owner);
-}
+export { isSessionKey } from "./owner.ts";
+export { assertSessionName, isSessionName } from "./session-name.ts";
 
 /** Limits and timings of the registry. */
 export interface RegistrySettings extends SessionSettings {
@@ -56,10 +35,23 @@ export interface RegistrySettings extends SessionSettings {
   readonly graceMs: number;
   /** How long an attached session may see no record either way; 0 disables. */
   readonly idleMs: number;
-  /** Plans how session `key`'s pi starts, e.g. on its latest session file. Default: fresh. */
-  readonly planStart?: (key: string) => Promise<StartPlan>;
+  /** Where sessions' files are: how each pi starts, and what an exit changes. Default: fresh starts. */
+  readonly lifecycle?: SessionLifecycle;
+  /** Whether this bridge may run a session; claimed before its pi starts or its files change. Default: always. */
+  readonly ownership?: SessionOwnership;
+  /** Called once each pi ends, with why (for metrics). */
+  readonly onPiExit?: (session: Session, reason: PiExitReason) => void;
+}
+
+/** Why a pi ended: it exited by itself (`exit` with 0, `crash` otherwise), was `stopped`, or `fenced`. */
+export type PiExitReason = "exit" | "crash" | "stopped" | "fenced";
+
+/** What the registry asks of whoever keeps the sessions' files (see `PrincipalStores`). */
+export interface SessionLifecycle {
+  /** Plans how session `key`'s pi starts, e.g. on its latest session file. */
+  planStart(key: SessionKey): Promise<StartPlan>;
   /** Called once a session's pi has exited, whatever ended it. */
-  readonly onExit?: (session: Session) => void;
+  exited(session: Session): void;
 }
 
 /** A session held by {@link SessionRegistry.exclusive}: nothing else starts or stops it meanwhile. */
@@ -73,11 +65,13 @@ export interface HeldSession {
 /** The sessions of one bridge. */
 export class SessionRegistry {
   readonly #settings: RegistrySettings;
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions = new Map<SessionKey, Session>();
   /** Sessions being spawned: they count against the cap and dedupe concurrent creates. */
-  readonly #starting = new Map<string, Promise<Session>>();
+  readonly #starting = new Map<SessionKey, Promise<Session>>();
   /** Sessions the reaper is stopping, so later passes leave them alone. */
   readonly #reaping = new Set<Session>();
+  /** Sessions killed because the bridge lost them: their files are the new owner's. */
+  readonly #fenced = new WeakSet<Session>();
   readonly #lock = new KeyedLock();
   readonly #reaper: ReturnType<typeof setInterval>;
   #closing = false;
@@ -90,9 +84,10 @@ export class SessionRegistry {
     (this.#reaper as { unref?: () => void }).unref?.();
   }
 
-  /** The live or exited session with this key. */
+  /** The live or exited session with this key; `undefined` for a string that is no session key. */
   get(key: string): Session | undefined {
-    return this.#sessions.get(key);
+    const parsed = parseSessionKey(key);
+    return parsed === undefined ? undefined : this.#sessions.get(parsed);
   }
 
   /** Every session the registry holds (running, or exited and not reaped yet). */
@@ -120,29 +115,53 @@ export class SessionRegistry {
    */
   open(key: string): Promise<{ session: Session; created: boolean }> {
     // A key is a name for the bridge's own sessions, so a bad one gets the name's error.
-    if (!isSessionKey(key)) assertSessionName("");
-    return this.#lock.run(key, () => this.#open(key));
+    const parsed = assertSessionKey(key);
+    return this.#lock.run(parsed, () => this.#open(parsed));
   }
 
   /** Stops session `key` gracefully and forgets it (its files stay); `undefined` when there is none. */
   close(key: string, reason: CloseReason = "closed"): Promise<SessionInfo | undefined> {
-    return this.#lock.run(key, () => this.#stop(key, reason));
+    const parsed = parseSessionKey(key);
+    if (parsed === undefined) return Promise.resolve(undefined);
+    return this.#lock.run(parsed, async () => {
+      const info = await this.#stop(parsed, reason);
+      await this.#releaseUnused(parsed);
+      return info;
+    });
   }
 
   /**
    * Runs `task` while no other start, stop or exclusive task runs for session `key`: for work on
    * the session's files that must not race its pi.
    */
-  exclusive<T>(key: string, task: (held: HeldSession) => Promise<T>): Promise<T> {
-    return this.#lock.run(key, () =>
-      task({
-        session: this.#sessions.get(key),
-        stop: (reason) => this.#stop(key, reason),
-      }),
-    );
+  exclusive<T>(key: SessionKey, task: (held: HeldSession) => Promise<T>): Promise<T> {
+    return this.#lock.run(key, async () => {
+      await this.#settings.ownership?.claim(key);
+      try {
+        return await task({
+          session: this.#sessions.get(key),
+          stop: (reason) => this.#stop(key, reason),
+        });
+      } finally {
+        await this.#releaseUnused(key);
+      }
+    });
   }
 
-  async #open(key: string): Promise<{ session: Session; created: boolean }> {
+  /**
+   * The bridge lost the right to run session `key` (its lease ran out unrenewed, or another node
+   * holds it): kills its pi at once and closes its sockets with 1012, outside the key's lock (a
+   * stop or start waiting there must not delay it). Its files are left to the new owner.
+   */
+  fence(key: SessionKey): void {
+    const session = this.#sessions.get(key);
+    if (session === undefined) return;
+    this.#sessions.delete(key);
+    this.#fenced.add(session);
+    session.fence();
+  }
+
+  async #open(key: SessionKey): Promise<{ session: Session; created: boolean }> {
     if (this.#closing) throw new BridgeError(BridgeErrorCode.Closing, "The bridge is closing");
     const existing = this.#sessions.get(key);
     if (existing?.alive) return { session: existing, created: false };
@@ -165,7 +184,8 @@ export class SessionRegistry {
       }
     }
     const starting = (async () => {
-      const plan = (await this.#settings.planStart?.(key)) ?? { args: [] };
+      await this.#settings.ownership?.claim(key);
+      const plan = (await this.#settings.lifecycle?.planStart(key)) ?? { args: [] };
       const dir = join(this.#settings.sessionsDir, key);
       return Session.start(splitKey(key).name, dir, this.#settings, plan, key);
     })();
@@ -173,14 +193,54 @@ export class SessionRegistry {
     try {
       const session = await starting;
       this.#sessions.set(key, session);
-      void session.exited.then(() => this.#settings.onExit?.(session));
+      void session.exited.then((exit) => {
+        const fenced = this.#fenced.has(session);
+        this.#settings.onPiExit?.(
+          session,
+          fenced
+            ? "fenced"
+            : exit.stoppedByBridge
+              ? "stopped"
+              : exit.exitCode === 0
+                ? "exit"
+                : "crash",
+        );
+        // A fenced session's files belong to its new owner now: nothing here touches them.
+        if (!fenced) this.#settings.lifecycle?.exited(session);
+      });
+      void this.#recordFile(session);
       return { session, created: true };
+    } catch (error) {
+      await this.#releaseUnused(key);
+      throw error;
     } finally {
       this.#starting.delete(key);
     }
   }
 
-  async #stop(key: string, reason: CloseReason): Promise<SessionInfo | undefined> {
+  /**
+   * Records the file a new pi writes with the ownership (a cluster lease names it, so the next
+   * owner resumes it): the resumed one, or for a fresh session the one pi says it will create.
+   */
+  async #recordFile(session: Session): Promise<void> {
+    const record = this.#settings.ownership?.recordFile;
+    if (record === undefined) return;
+    let file = session.info().resumedFrom ?? undefined;
+    if (file === undefined) {
+      const state = await session.request({ type: "get_state" }).catch(() => undefined);
+      const named = (state?.data as { sessionFile?: unknown } | undefined)?.sessionFile;
+      if (typeof named === "string") file = named;
+    }
+    if (file !== undefined) await record.call(this.#settings.ownership, session.key, file);
+  }
+
+  /** Gives session `key` up once no pi of its runs here (a stop, a failed start, settled files). */
+  async #releaseUnused(key: SessionKey): Promise<void> {
+    if (this.#sessions.get(key)?.alive || this.#starting.has(key)) return;
+    await this.#settings.ownership?.release(key);
+  }
+
+  async #stop(key: SessionKey, reason: CloseReason): Promise<SessionInfo | undefined> {
     const session = this.#sessions.get(key);
     if (session === undefined) return undefined;
     await session.close(reason);
@@ -207,6 +267,7 @@ export class SessionRegistry {
             reason: still,
           });
           await this.#stop(session.key, still);
+          await this.#releaseUnused(session.key);
         })
         .catch(() => {
           // close() only awaits the stop sequence, which ends with SIGKILL; nothing left to do.
@@ -222,7 +283,10 @@ export class SessionRegistry {
     return undefined;
   }
 
-  /** Stops every session gracefully (stdin first, in parallel) and the reaper. */
+  /**
+   * Stops every session gracefully (stdin first, in parallel) and the reaper. The ownership is
+   * given up by its own `close()`, after the histories settled the files pi left.
+   */
   async closeAll(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#reaper);
@@ -233,5 +297,17 @@ export class SessionRegistry {
         this.#sessions.delete(session.key);
       }),
     );
+  }
+
+  /** Resolves once no session is in a run, or after `timeoutMs` (a drain lets turns settle). */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    // A run's end has no event of its own here; a coarse poll bounds the wait well enough.
+    while (this.all().some((s) => s.alive && s.info().streaming)) {
+      if (performance.now() >= deadline) return;
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(100, deadline - performance.now())),
+      );
+    }
   }
 }

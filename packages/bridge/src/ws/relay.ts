@@ -3,12 +3,20 @@
  * rate limit, the command policy and the session's control (a watcher only queries) to pi;
  * outbound records come from the session, with backpressure measured on the socket.
  */
+
+import {
+  BridgeCloseCode,
+  closeReason,
+  refusalReason,
+  TicketRefusal,
+  tooBigReason,
+} from "@pi-kit/protocol/bridge";
 import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
-import { BridgeCloseCode, closeReason, tooBigReason } from "../close-codes.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
 import type { CommandPolicy } from "../security/command-policy.ts";
 import { TokenBucket } from "../security/rate-limit.ts";
-import type { Session, SessionConnection } from "../sessions/session.ts";
+import type { Session } from "../sessions/session.ts";
+import type { SessionConnection } from "../sessions/session-connection.ts";
 import type { WebSocketRuntime } from "./runtime.ts";
 
 /** How often a paused relay looks at the socket's buffer again. */
@@ -37,7 +45,16 @@ export interface RelayContext {
   readonly label?: string;
   /** The connection may watch but never control (a read-only ticket). Default `false`. */
   readonly readOnly?: boolean;
+  /**
+   * When the connection's credential runs out (a ticket's `exp` plus the clock tolerance, ms
+   * since the epoch): the socket is closed then (4401, `ticket_expired`), and nothing it sends
+   * from then on reaches pi. `undefined`: never (the static token).
+   */
+  readonly closeAt?: number;
 }
+
+/** The longest a timer can wait (about 24.8 days); a later expiry re-arms it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The longest connection label, in characters. */
 export const MAX_LABEL_LENGTH = 64;
@@ -90,6 +107,7 @@ class SocketConnection implements SessionConnection {
   readonly #encoder = new TextEncoder();
   #open = true;
   #terminate: ReturnType<typeof setTimeout> | undefined;
+  #expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ws: WSContext<unknown>, context: RelayContext) {
     this.#ws = ws;
@@ -104,10 +122,49 @@ class SocketConnection implements SessionConnection {
     this.label = label || `connection ${this.id}`;
     this.readOnly = context.readOnly === true;
     this.#bucket = new TokenBucket(context.limits.messagesPerSecond, context.limits.messageBurst);
+    this.#armExpiry();
+  }
+
+  /** Closes the socket once its credential has run out; re-arms while that is far away. */
+  #armExpiry(): void {
+    const { closeAt } = this.#context;
+    if (closeAt === undefined || !this.#open) return;
+    const left = closeAt - Date.now();
+    if (left <= 0) {
+      this.#expire();
+      return;
+    }
+    this.#expiry = setTimeout(() => this.#armExpiry(), Math.min(left, MAX_TIMER_MS));
+  }
+
+  /** Whether the connection's credential has run out (checked on every message, as timers run late). */
+  #expired(): boolean {
+    const { closeAt } = this.#context;
+    return closeAt !== undefined && Date.now() >= closeAt;
+  }
+
+  #expire(): void {
+    if (!this.#open) return;
+    safeLog(this.#context.logger, {
+      event: "connection_expired",
+      session: this.#context.session.key,
+      connection: this.id,
+    });
+    this.close(
+      BridgeCloseCode.Unauthorized,
+      refusalReason("The ticket has expired", TicketRefusal.Expired),
+    );
   }
 
   send(line: string): void {
-    if (this.#open) this.#ws.send(line);
+    if (!this.#open) return;
+    // Past the deadline (its timer not run yet on a busy machine) nothing more goes out either;
+    // the close comes next, outside whatever loop is sending.
+    if (this.#expired()) {
+      queueMicrotask(() => this.#expire());
+      return;
+    }
+    this.#ws.send(line);
   }
 
   bufferedAmount(): number {
@@ -137,6 +194,7 @@ class SocketConnection implements SessionConnection {
   close(code: number, reason: string): void {
     if (!this.#open) return;
     this.#open = false;
+    clearTimeout(this.#expiry);
     this.#context.session.detach(this);
     try {
       this.#ws.close(code, reason);
@@ -151,11 +209,16 @@ class SocketConnection implements SessionConnection {
   onClosed(): void {
     this.#open = false;
     clearTimeout(this.#terminate);
+    clearTimeout(this.#expiry);
   }
 
   /** Handles one inbound message: size, rate, control requests, policy, control, then pi. */
   receive(data: WSMessageReceive): void {
     if (!this.#open) return;
+    if (this.#expired()) {
+      this.#expire();
+      return;
+    }
     const { session, policy, limits } = this.#context;
     if (typeof data !== "string") {
       this.close(
@@ -168,7 +231,7 @@ class SocketConnection implements SessionConnection {
       this.close(BridgeCloseCode.MessageTooBig, tooBigReason(limits.maxRecordBytes));
       return;
     }
-    if (!this.#bucket.take()) {
+    if (!this.#bucket.tryConsume()) {
       this.close(
         BridgeCloseCode.PolicyViolation,
         closeReason({ reason: "rate_limit", perSecond: limits.messagesPerSecond }),

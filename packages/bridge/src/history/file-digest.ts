@@ -16,6 +16,11 @@ export interface SessionHeader {
   readonly timestamp: string;
   /** The working directory pi runs the session in. */
   readonly cwd: string | undefined;
+  /**
+   * The file name (no directory) of the session this one was forked from (pi's `parentSession`),
+   * when pi recorded one.
+   */
+  readonly parentFile?: string;
 }
 
 /** What one session file holds, read up to `parsedBytes`. Plain data: the index file stores it. */
@@ -31,6 +36,8 @@ export interface FileDigest {
   readonly header: SessionHeader | null;
   /** `message` entries, on every branch (as pi's own session list counts them). */
   readonly messageCount: number;
+  /** The user's messages, on every branch: a file without any holds no conversation yet. */
+  readonly userMessages: number;
   /** The first user message's text, whitespace collapsed and cut to {@link MAX_TITLE_LENGTH}. */
   readonly firstUserText: string;
   /** pi's session name: the latest `session_info` entry's; `undefined` when unset or cleared. */
@@ -51,6 +58,7 @@ export const EMPTY_DIGEST: FileDigest = {
   kind: "empty",
   header: null,
   messageCount: 0,
+  userMessages: 0,
   firstUserText: "",
   name: undefined,
   lastEntryId: null,
@@ -109,10 +117,13 @@ export class DigestBuilder {
     if (d.kind === "empty") {
       d.kind = isHeader(record) ? "pi" : "foreign";
       if (d.kind === "pi") {
+        const parent =
+          typeof record.parentSession === "string" ? baseName(record.parentSession) : "";
         d.header = {
           id: record.id as string,
           timestamp: typeof record.timestamp === "string" ? record.timestamp : "",
           cwd: typeof record.cwd === "string" ? record.cwd : undefined,
+          ...(parent === "" ? {} : { parentFile: parent }),
         };
         return;
       }
@@ -133,6 +144,7 @@ export class DigestBuilder {
     const d = this.#digest;
     if (role === "user") {
       d.openRun = true;
+      d.userMessages++;
       if (d.firstUserText === "") d.firstUserText = titleText(content);
     } else if (role === "toolResult") {
       d.openRun = true;
@@ -145,6 +157,11 @@ export class DigestBuilder {
       d.openRun = false;
     }
   }
+}
+
+/** The last segment of a path, POSIX or Windows (pi writes the parent's absolute path). */
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 /** Whether a parsed line is a session header as pi checks it: `type: "session"` and a string id. */

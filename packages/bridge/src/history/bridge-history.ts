@@ -4,19 +4,23 @@
  * store (what is on disk) and the bridge's registry (which pi runs), and keeps work on one
  * session's files from racing that session's pi.
  */
-import type { SessionPage, SessionSummary } from "@pi-kit/client";
+import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
-import { BRIDGE_OWNER, sessionKey, splitKey } from "./owner.ts";
-import type { Session } from "./session.ts";
-import { assertSessionName, isSessionName, type SessionRegistry } from "./session-registry.ts";
-import { nameStoredSession } from "./store/name-stored-session.ts";
-import { describeError } from "./store/session-directory.ts";
-import { InvalidCursorError, type PageQuery } from "./store/session-index.ts";
-import { sessionName } from "./store/session-name-writer.ts";
-import type { SessionStore } from "./store/session-store.ts";
-import { resumableFile } from "./store/stored-session.ts";
-import type { Workspaces } from "./workspaces.ts";
+import { BRIDGE_OWNER, type SessionKey, sessionKey, splitKey } from "../sessions/owner.ts";
+import type { Session } from "../sessions/session.ts";
+import {
+  assertSessionName,
+  isSessionName,
+  type SessionRegistry,
+} from "../sessions/session-registry.ts";
+import type { Workspaces } from "../sessions/workspaces.ts";
+import { nameStoredSession } from "./name-stored-session.ts";
+import { describeError } from "./session-directory.ts";
+import { InvalidCursorError, type PageQuery } from "./session-index.ts";
+import { sessionName } from "./session-name-writer.ts";
+import type { SessionStore } from "./session-store.ts";
+import { resumableFile } from "./stored-session.ts";
 
 /** The longest session title the API accepts. */
 export const MAX_TITLE_CHARS = 500;
@@ -28,6 +32,8 @@ export interface BridgeHistoryOptions {
   readonly owner?: string;
   /** The sessions' own working directories, if they have them: deleting a session removes its own. */
   readonly workspaces?: Workspaces;
+  /** Sessions of `keys` another node runs now (cluster mode, from the lease store). */
+  readonly runningElsewhere?: (keys: readonly SessionKey[]) => Promise<Set<SessionKey>>;
 }
 
 /** Every session of a bridge, running or not. */
@@ -37,6 +43,7 @@ export class BridgeHistory {
   readonly #logger: BridgeLogger;
   readonly #owner: string;
   readonly #workspaces: Workspaces | undefined;
+  readonly #options: BridgeHistoryOptions;
   /** The live activity each running session's record was last read at. */
   readonly #readAt = new Map<string, number>();
   /** Work started when a pi exits, awaited on close. */
@@ -48,6 +55,7 @@ export class BridgeHistory {
     this.#logger = options.logger;
     this.#owner = options.owner ?? BRIDGE_OWNER;
     this.#workspaces = options.workspaces;
+    this.#options = options;
   }
 
   /** One page of the history, newest activity first. */
@@ -60,7 +68,9 @@ export class BridgeHistory {
     await Promise.all([...names].map((name) => this.#sync(name)));
     this.#store.maybeRescan();
     try {
-      return this.#store.page(query);
+      const page = this.#store.page(query);
+      const shown = page.sessions.map((session) => session.name);
+      return (await this.#overlayElsewhere(shown)) ? this.#store.page(query) : page;
     } catch (error) {
       if (!(error instanceof InvalidCursorError)) throw error;
       throw new BridgeError(BridgeErrorCode.InvalidCursor, error.message);
@@ -72,7 +82,26 @@ export class BridgeHistory {
     if (!isSessionName(name)) return undefined;
     await this.#store.ready;
     await this.#sync(name, true);
+    await this.#overlayElsewhere([name]);
     return this.#store.summary(name);
+  }
+
+  /**
+   * Shows sessions of `names` that run on another node as live (cluster mode: the lease store
+   * says who runs what). Whether such a pi is in a run is that node's to know: they show as idle.
+   */
+  async #overlayElsewhere(names: readonly string[]): Promise<boolean> {
+    const elsewhere = this.#options.runningElsewhere;
+    if (elsewhere === undefined) return false;
+    const keys = names
+      .filter((name) => this.#registry.get(this.#key(name))?.alive !== true)
+      .map((name) => this.#key(name));
+    if (keys.length === 0) return false;
+    const running = await elsewhere(keys).catch(() => new Set<SessionKey>());
+    for (const key of running) {
+      this.#store.setLive(splitKey(key).name, { state: "idle", lastActivityMs: 0 });
+    }
+    return running.size > 0;
   }
 
   /**
@@ -187,7 +216,8 @@ export class BridgeHistory {
     this.#readAt.delete(session.name);
   }
 
-  #key(name: string): string {
+  /** The registry key of `name`; throws `invalid_session_name` first, so no lookup sees a bad name. */
+  #key(name: string): SessionKey {
     return sessionKey(this.#owner, name);
   }
 

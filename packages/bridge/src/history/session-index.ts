@@ -4,9 +4,9 @@
  * the sessions or their files. Paging is by key (an opaque cursor holds the last key served), so
  * pages stay consistent while sessions are added, removed or become active.
  */
-import type { SessionPage, SessionSummary } from "@pi-kit/client";
+import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
 import type { DirectoryRecord } from "./session-directory.ts";
-import { type LiveState, lastActivityMs, summarize } from "./stored-session.ts";
+import { isEmptySession, type LiveState, lastActivityMs, summarize } from "./stored-session.ts";
 
 /** One indexed session: a slot updated in place, so the order never needs searching. */
 interface Indexed {
@@ -18,6 +18,8 @@ interface Indexed {
   activity: number;
   /** The title lower-cased, for the filter. */
   title: string;
+  /** No conversation yet (see `isEmptySession`): left out of pages. */
+  empty: boolean;
 }
 
 /** A position in history order: a page starts after it. */
@@ -127,6 +129,7 @@ export class SessionIndex {
     let more = false;
     for (; at < order.length; at++) {
       const entry = order[at] as Indexed;
+      if (entry.empty) continue;
       if (needle !== "" && !entry.title.includes(needle)) continue;
       if (only !== undefined && !only(entry.name)) continue;
       if (sessions.length === limit) {
@@ -143,18 +146,19 @@ export class SessionIndex {
     const summary = summarize(record, live);
     const activity = lastActivityMs(record, live);
     const title = summary.title.toLowerCase();
+    const empty = isEmptySession(record, summary);
     if (live === undefined) this.#live.delete(record.name);
     else this.#live.add(record.name);
     const slot = this.#entries.get(record.name);
     if (slot === undefined) {
-      const entry: Indexed = { name: record.name, record, live, summary, activity, title };
+      const entry: Indexed = { name: record.name, record, live, summary, activity, title, empty };
       this.#entries.set(record.name, entry);
       this.#order.push(entry);
       this.#sorted = false;
       return;
     }
     if (slot.activity !== activity) this.#sorted = false;
-    Object.assign(slot, { record, live, summary, activity, title });
+    Object.assign(slot, { record, live, summary, activity, title, empty });
   }
 
   #ordered(): Indexed[] {
@@ -179,7 +183,13 @@ function compare(a: Key, b: Key): number {
 
 function sameLive(a: LiveState | undefined, b: LiveState | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.state === b.state && a.lastActivityMs === b.lastActivityMs && a.name === b.name;
+  return (
+    a.state === b.state &&
+    a.lastActivityMs === b.lastActivityMs &&
+    a.name === b.name &&
+    a.file === b.file &&
+    a.forked === b.forked
+  );
 }
 
 const CURSOR_PREFIX = "h1:";

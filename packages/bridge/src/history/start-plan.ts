@@ -6,9 +6,9 @@
  * one kept). A session without a readable pi file starts fresh, with the name it was given, if any.
  */
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
-import { type BridgeLogger, safeLog } from "../../logger.ts";
-import type { StartPlan } from "../session.ts";
+import { basename, dirname, join } from "node:path";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import type { StartPlan } from "../sessions/session-settings.ts";
 import { endLastLine } from "./session-name-writer.ts";
 import type { SessionStore } from "./session-store.ts";
 import { resumableFile } from "./stored-session.ts";
@@ -19,17 +19,23 @@ export const INTERRUPTED_NOTICE =
 
 /**
  * Plans the start of session `name`'s pi. A last line without its LF (a crash mid-write) is ended
- * first, so pi's next entry is not glued to it. Throws a `BridgeError` (`session_unreadable`)
- * when the session directory cannot be read.
+ * first, so pi's next entry is not glued to it. `preferred` (absolute) is the file to resume when
+ * the session's owner records one (a cluster lease names it); else the file written last. Throws a
+ * `BridgeError` (`session_unreadable`) when the session directory cannot be read.
  */
 export function planStart(
   store: SessionStore,
   name: string,
   logger: BridgeLogger,
+  preferred?: string,
 ): Promise<StartPlan> {
   return store.withDirectory(name, async () => {
     const record = await store.readableHeld(name);
-    const file = record === undefined ? undefined : resumableFile(record);
+    const named =
+      preferred === undefined || dirname(preferred) !== store.dir(name)
+        ? undefined
+        : record?.files.find((f) => f.file === basename(preferred) && f.digest?.kind === "pi");
+    const file = named ?? (record === undefined ? undefined : resumableFile(record));
     if (file?.digest == null) {
       return record?.pendingName === undefined
         ? { args: [] }

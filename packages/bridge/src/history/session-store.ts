@@ -7,10 +7,10 @@
  */
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionPage, SessionSummary } from "@pi-kit/client";
-import { BridgeError, BridgeErrorCode } from "../../errors.ts";
-import { type BridgeLogger, safeLog } from "../../logger.ts";
-import { KeyedLock } from "../keyed-lock.ts";
+import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import { KeyedLock } from "../sessions/keyed-lock.ts";
 import { INDEX_FILE, loadIndexFile, saveIndexFile } from "./index-file.ts";
 import { type DirectoryRecord, describeError, scanDirectory } from "./session-directory.ts";
 import { type PageQuery, SessionIndex } from "./session-index.ts";
@@ -23,6 +23,8 @@ const SCAN_CONCURRENCY = 32;
 export interface SessionStoreOptions {
   /** The directory holding one directory per session. */
   readonly sessionsDir: string;
+  /** Where the index file goes (its directory must exist). Default: in `sessionsDir`. */
+  readonly indexPath?: string;
   /** Which directory names are sessions. */
   readonly isSessionName: (name: string) => boolean;
   readonly logger: BridgeLogger;
@@ -48,7 +50,7 @@ export class SessionStore {
 
   constructor(options: SessionStoreOptions) {
     this.#options = options;
-    this.#indexPath = join(options.sessionsDir, INDEX_FILE);
+    this.#indexPath = options.indexPath ?? join(options.sessionsDir, INDEX_FILE);
     this.ready = loadIndexFile(this.#indexPath).then((saved) =>
       this.rescan(new Map(saved.map((record) => [record.name, record]))),
     );

@@ -1,0 +1,219 @@
+/**
+ * One bridge of a cluster: its node id and URL, its lease store, keeper and ownership, its
+ * metrics, the `/readyz` check of the store, and what it does with a request for a session
+ * another node owns (forward it there). `createBridge` builds one when `cluster` is set.
+ */
+import type { PROTOCOL_V1 } from "@pi-kit/protocol/bridge";
+import type { Context } from "hono";
+import type { ClusterOptions } from "../bridge-options.ts";
+import type { ReadinessCheck } from "../health/readiness.ts";
+import type { Refuse } from "../http/refusal.ts";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import { LeaseOwnership } from "../ownership/lease-ownership.ts";
+import {
+  type ClusterRefusalError,
+  SessionOwnedElsewhereError,
+} from "../ownership/owned-elsewhere.ts";
+import { offeredProtocols } from "../security/token.ts";
+import type { SessionKey } from "../sessions/owner.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
+import {
+  connectOwner,
+  FORWARDED_BY,
+  forwardRequest,
+  type OwnerSocketConstructor,
+  ownerUrl,
+} from "./forward.ts";
+import { LeaseKeeper } from "./lease-keeper.ts";
+import type { LeaseStore } from "./lease-store.ts";
+import { type BridgeMetrics, createBridgeMetrics, type MetricsSources } from "./metrics.ts";
+import { openRedisLeaseStore } from "./redis-lease-store.ts";
+
+/** The response header naming the node that answered. */
+export const NODE_HEADER = "Pi-Kit-Node";
+/** The query parameter that marks a forwarded socket (a socket handshake carries no custom header). */
+const FORWARDED_QUERY = "pi_kit_forwarded_by";
+/** Defaults of {@link ClusterOptions}. */
+const DEFAULT_TTL_MS = 10_000;
+const DEFAULT_DRAIN_MS = 30_000;
+
+/** What a cluster node needs from the bridge that makes it. */
+export interface ClusterNodeOptions extends ClusterOptions {
+  /** Where this bridge listens (the default node URL). */
+  readonly url?: string | undefined;
+  /** The shared sessions directory. */
+  readonly sessionsDir: string;
+  readonly logger: BridgeLogger;
+  /** Kills session `key`'s pi and closes its sockets (1012): its lease is lost. */
+  readonly fence: (key: SessionKey) => void;
+  /** The live figures `/metrics` reads. */
+  readonly sources?: MetricsSources;
+  /** A lease store to use instead of connecting to `redisUrl` (tests). */
+  readonly store?: LeaseStore;
+}
+
+/** A cluster bridge's part of the cluster. */
+export interface ClusterNode {
+  /** This process's node id, in `Pi-Kit-Node` and in its lease records. */
+  readonly id: string;
+  /** Its internal URL, where other nodes forward. */
+  readonly url: string;
+  readonly ownership: LeaseOwnership;
+  readonly metrics: BridgeMetrics;
+  /** How long a drain lets running turns settle. */
+  readonly drainTimeoutMs: number;
+  /** `/readyz`'s check: the lease store answers and the keeper renews in time. */
+  readonly readiness: ReadinessCheck;
+  /** Sessions of `keys` held by another node now. */
+  runningElsewhere(keys: readonly SessionKey[]): Promise<Set<SessionKey>>;
+  /** The answer to an HTTP API request refused with `error`: forwarded to the owner, or a 503. */
+  forwardHttp(c: Context, error: ClusterRefusalError, refuse: Refuse): Promise<Response>;
+  /** The answer to a socket refused with `error`: relayed to the owner's socket, or closed 1013. */
+  forwardSocket(
+    c: Context,
+    error: ClusterRefusalError,
+    refuse: Refuse,
+    runtime: WebSocketRuntime,
+    protocol: typeof PROTOCOL_V1 | undefined,
+  ): Promise<Response>;
+  /** Closes the store (after the ownership released every lease). */
+  close(): Promise<void>;
+}
+
+/** Creates this bridge's cluster node; the store connects in the background. */
+export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
+  const url = options.nodeUrl ?? options.url;
+  if (url === undefined) throw new Error("Cluster mode needs the node's URL (nodeUrl or url)");
+  const id = `${new URL(url).host}-${randomHex(4)}`;
+  const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
+  const { logger } = options;
+  const opened =
+    options.store === undefined ? openRedisLeaseStore(options.redisUrl, { ttlMs }) : undefined;
+  // The keeper's pings and /readyz report a failed connection; node-redis keeps reconnecting.
+  opened?.connected.catch(() => {});
+  const store = options.store ?? (opened as NonNullable<typeof opened>).store;
+  let ownership: LeaseOwnership | undefined;
+  const keeper = new LeaseKeeper(store, {
+    onLost: (key, reason) => {
+      const sessionKey = key as SessionKey;
+      ownership?.lost(sessionKey);
+      metrics.leasesLost.inc({ reason });
+      safeLog(logger, { event: "lease_lost", session: key, reason });
+      options.fence(sessionKey);
+    },
+    onReachability: (reachable) => safeLog(logger, { event: "lease_store_reachable", reachable }),
+  });
+  const metrics = createBridgeMetrics({
+    ...options.sources,
+    leasesHeld: () => keeper.leases.size,
+    leaseStoreUp: () => keeper.reachable,
+  });
+  ownership = new LeaseOwnership({
+    store,
+    keeper,
+    node: id,
+    url,
+    sessionsDir: options.sessionsDir,
+    logger,
+    metrics,
+    ...(opened === undefined ? {} : { connected: opened.connected }),
+  });
+  const refused = (c: Context, error: ClusterRefusalError, refuse: Refuse) => {
+    metrics.refusals.inc({ code: error.code });
+    c.header("Retry-After", "1");
+    return refuse(c, 503, error.message, error.code);
+  };
+  const forwarded = (key: string, kind: "http" | "websocket", to: string, outcome: string) => {
+    metrics.forwards.inc({ kind, outcome });
+    safeLog(logger, { event: "forwarded", session: key, kind, to, outcome });
+  };
+  return {
+    id,
+    url,
+    ownership,
+    metrics,
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_MS,
+    readiness: {
+      name: "lease_store",
+      async run() {
+        if (!keeper.reachable) return "the lease store does not renew in time";
+        return store.ping().then(
+          () => undefined,
+          () => "the lease store does not answer",
+        );
+      },
+    },
+    async runningElsewhere(keys) {
+      const held = await store.readMany(keys);
+      return new Set(
+        [...held].filter(([, lease]) => lease.node !== id).map(([key]) => key as SessionKey),
+      );
+    },
+    async forwardHttp(c, error, refuse) {
+      const name = c.req.param("name") ?? "";
+      if (
+        !(error instanceof SessionOwnedElsewhereError) ||
+        c.req.header(FORWARDED_BY) !== undefined
+      )
+        return refused(c, error, refuse);
+      const method = c.req.method;
+      const body = method === "GET" || method === "HEAD" ? undefined : await c.req.arrayBuffer();
+      const request = new Request(c.req.url, {
+        method,
+        headers: c.req.raw.headers,
+        ...(body === undefined ? {} : { body }),
+        signal: c.req.raw.signal,
+      });
+      try {
+        const response = await forwardRequest(request, error.ownerUrl, id);
+        forwarded(name, "http", error.ownerNode, "ok");
+        return response;
+      } catch {
+        forwarded(name, "http", error.ownerNode, "unreachable");
+        return refused(c, error, refuse);
+      }
+    },
+    async forwardSocket(c, error, refuse, runtime, protocol) {
+      const name = c.req.param("name") ?? "";
+      if (
+        !(error instanceof SessionOwnedElsewhereError) ||
+        c.req.query(FORWARDED_QUERY) !== undefined
+      )
+        return refused(c, error, refuse);
+      const target = new URL(ownerUrl(c.req.url, error.ownerUrl, "ws"));
+      target.searchParams.set(FORWARDED_QUERY, id);
+      try {
+        const link = await connectOwner(
+          target.href,
+          offeredProtocols(c.req.raw.headers),
+          await webSocketConstructor(),
+        );
+        forwarded(name, "websocket", error.ownerNode, "ok");
+        return runtime.upgrade(c, link.events(), protocol);
+      } catch {
+        forwarded(name, "websocket", error.ownerNode, "unreachable");
+        return refused(c, error, refuse);
+      }
+    },
+    async close() {
+      keeper.close();
+      await store.close().catch(() => {
+        // Never connected, or gone: nothing is left to close.
+      });
+    },
+  };
+}
+
+/** The runtime's WebSocket client: the global one, or `ws`'s on Node 20. */
+async function webSocketConstructor(): Promise<OwnerSocketConstructor> {
+  const global = (globalThis as { WebSocket?: unknown }).WebSocket;
+  if (global !== undefined) return global as OwnerSocketConstructor;
+  const ws = (await import("ws")) as unknown as { WebSocket: OwnerSocketConstructor };
+  return ws.WebSocket;
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}

@@ -1,0 +1,196 @@
+/**
+ * The lease store on one Redis primary, with node-redis (it runs on Node, Deno and Bun). Use a
+ * single primary, not Sentinel or a replica failover: replication is asynchronous, so a promoted
+ * replica can lose a lease it had just granted and let a second bridge start pi on the session.
+ */
+import { createClient } from "redis";
+import type { AcquireResult, LastHolder, Lease, LeaseStore } from "./lease-store.ts";
+import { ACQUIRE, READ, RELEASE, RENEW } from "./redis-lease-scripts.ts";
+
+/** The one client method the store uses, so tests and callers can hand in their own client. */
+export interface RedisCommands {
+  /** Sends one command and answers its reply. */
+  sendCommand(args: string[]): Promise<unknown>;
+  /** Closes the connection. */
+  close(): Promise<unknown>;
+}
+
+/** Options of {@link RedisLeaseStore}. */
+export interface RedisLeaseStoreOptions {
+  /** How long a lease lasts unless renewed, in ms (10 s by default). */
+  readonly ttlMs?: number;
+  /** Prepended to every key, to share a Redis with other users (`pikit:` by default). */
+  readonly prefix?: string;
+  /** How long one command may take before it counts as a failure (a third of the TTL by default). */
+  readonly timeoutMs?: number;
+}
+
+/** A lease store on Redis: see {@link LeaseStore} for what each operation means. */
+export class RedisLeaseStore implements LeaseStore {
+  readonly ttlMs: number;
+  readonly #redis: RedisCommands;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+
+  constructor(redis: RedisCommands, options: RedisLeaseStoreOptions = {}) {
+    this.#redis = redis;
+    this.ttlMs = options.ttlMs ?? 10_000;
+    this.#prefix = options.prefix ?? "pikit:";
+    this.#timeoutMs = options.timeoutMs ?? Math.ceil(this.ttlMs / 3);
+  }
+
+  async acquire(key: string, node: string, url: string, file = ""): Promise<AcquireResult> {
+    const reply = await this.#eval(
+      ACQUIRE,
+      [this.#key("lease", key), this.#key("fence", key), this.#key("last", key)],
+      [node, url, file, String(this.ttlMs)],
+    );
+    const [won, value, third] = reply as [number, string, string | number];
+    if (won === 0) return { acquired: false, holder: parseLease(value, third as number) };
+    const previous = third as string;
+    const lease = parseLease(value, this.ttlMs);
+    return previous
+      ? { acquired: true, lease, previous: parseLast(previous) }
+      : { acquired: true, lease };
+  }
+
+  async renew(key: string, held: Lease, file = ""): Promise<Lease | undefined> {
+    const value = await this.#eval(
+      RENEW,
+      [this.#key("lease", key), this.#key("last", key)],
+      [held.node, String(held.fence), String(this.ttlMs), file],
+    );
+    return typeof value === "string" ? parseLease(value, this.ttlMs) : undefined;
+  }
+
+  async release(key: string, held: Lease): Promise<boolean> {
+    const done = await this.#eval(
+      RELEASE,
+      [this.#key("lease", key), this.#key("last", key)],
+      [held.node, String(held.fence)],
+    );
+    return done === 1;
+  }
+
+  async read(key: string): Promise<Lease | undefined> {
+    return (await this.readMany([key])).get(key);
+  }
+
+  async readMany(keys: readonly string[]): Promise<Map<string, Lease>> {
+    const held = new Map<string, Lease>();
+    if (keys.length === 0) return held;
+    const reply = (await this.#eval(
+      READ,
+      keys.map((k) => this.#key("lease", k)),
+      [],
+    )) as (string | null | number)[];
+    keys.forEach((key, i) => {
+      const value = reply[2 * i];
+      const pttl = reply[2 * i + 1] as number;
+      if (typeof value === "string" && pttl > 0) held.set(key, parseLease(value, pttl));
+    });
+    return held;
+  }
+
+  async last(key: string): Promise<LastHolder | undefined> {
+    const value = await this.#send(["GET", this.#key("last", key)]);
+    return typeof value === "string" ? parseLast(value) : undefined;
+  }
+
+  async ping(): Promise<void> {
+    await this.#send(["PING"]);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.close();
+  }
+
+  #key(kind: "lease" | "fence" | "last", key: string): string {
+    return `${this.#prefix}${kind}:${key}`;
+  }
+
+  /** Runs a script with EVAL: Redis caches it by hash, and the text is a few hundred bytes. */
+  #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return this.#send(["EVAL", script, String(keys.length), ...keys, ...args]);
+  }
+
+  /**
+   * Sends a command, rejecting after the timeout. node-redis's own timeout stops only commands
+   * not yet written, and a frozen server never answers one that was; its late reply is still
+   * read (the connection stays in step), and a late acquire or renew only holds a lease that
+   * runs out by itself.
+   */
+  async #send(args: string[]): Promise<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer ${args[0]} within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.#redis.sendCommand(args), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Options of {@link connectRedisLeaseStore}. */
+export interface ConnectOptions extends RedisLeaseStoreOptions {
+  /** Called with connection errors (node-redis reconnects by itself meanwhile). */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * Connects to Redis at `url` (`redis://host:port`) and answers a lease store on it. Commands fail
+ * at once while the connection is down instead of queueing: a lease command sent late could take
+ * or keep a lease nobody is waiting for any more.
+ */
+export async function connectRedisLeaseStore(
+  url: string,
+  options: ConnectOptions = {},
+): Promise<RedisLeaseStore> {
+  const { store, connected } = openRedisLeaseStore(url, options);
+  await connected;
+  return store;
+}
+
+/**
+ * A lease store on Redis at `url` at once, connecting in the background (a bridge is created
+ * synchronously): its commands fail until `connected` resolves, and node-redis reconnects by
+ * itself after that. `connected` rejects when the first connection fails.
+ */
+export function openRedisLeaseStore(
+  url: string,
+  options: ConnectOptions = {},
+): { readonly store: RedisLeaseStore; readonly connected: Promise<void> } {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
+  });
+  // node-redis throws an 'error' event with no listener: the keeper sees failures through commands.
+  client.on("error", (error: Error) => options.onError?.(error));
+  const connected = client.connect().then(() => undefined);
+  return { store: new RedisLeaseStore(client as unknown as RedisCommands, options), connected };
+}
+
+interface LeaseValue {
+  node: string;
+  url: string;
+  fence: number;
+  file?: string;
+  released?: boolean;
+}
+
+function parseLease(value: string, ttlMs: number): Lease {
+  const { node, url, fence, file } = JSON.parse(value) as LeaseValue;
+  const lease = { node, url, fence, expiresAt: Date.now() + ttlMs };
+  return file === undefined ? lease : { ...lease, file };
+}
+
+function parseLast(value: string): LastHolder {
+  const { released } = JSON.parse(value) as LeaseValue;
+  return { lease: parseLease(value, 0), released: released === true };
+}

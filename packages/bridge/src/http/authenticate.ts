@@ -1,0 +1,69 @@
+/**
+ * Authentication of every request past the health routes: the origin, then the credential (the
+ * bridge's static token, or a user's ticket), then whether the bridge still takes work. What a
+ * request may reach is kept by request, for the routes to read with {@link Authentication.accessOf}.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { BridgeErrorCode } from "../errors.ts";
+import type { OriginCheck } from "../security/origin.ts";
+import { looksLikeTicket, TicketError, type TicketVerifier } from "../security/tickets.ts";
+import { presentedToken, tokensEqual } from "../security/token.ts";
+import { type Access, BRIDGE_ACCESS, ticketAccess } from "../sessions/access.ts";
+import type { Refuse } from "./refusal.ts";
+
+/** What authentication needs from the bridge. */
+export interface AuthenticationOptions {
+  /** The bridge's static token. */
+  readonly token: string;
+  /** Verifies a user's ticket, when the bridge accepts tickets. */
+  readonly tickets: TicketVerifier | undefined;
+  readonly originAllowed: OriginCheck;
+  /** Whether the bridge is closing (then everything is refused with 503). */
+  readonly closing: () => boolean;
+  readonly refuse: Refuse;
+}
+
+/** The authentication middleware, and what it granted each request. */
+export interface Authentication {
+  readonly middleware: MiddlewareHandler;
+  /** What the authenticated request `c` may reach. */
+  accessOf(c: Context): Access;
+}
+
+/** Creates the bridge's {@link Authentication}. */
+export function authentication(options: AuthenticationOptions): Authentication {
+  const { refuse, tickets } = options;
+  const accesses = new WeakMap<Request, Access>();
+  return {
+    middleware: async (c, next) => {
+      if (!options.originAllowed(c.req.header("origin") ?? null)) {
+        return refuse(c, 403, "Origin not allowed", BridgeErrorCode.OriginNotAllowed);
+      }
+      const token = presentedToken(c.req.raw.headers);
+      if (token === undefined) return refuse(c, 401, "Missing token", BridgeErrorCode.MissingToken);
+      if (tokensEqual(token, options.token)) {
+        accesses.set(c.req.raw, BRIDGE_ACCESS);
+      } else if (tickets !== undefined && looksLikeTicket(token)) {
+        try {
+          accesses.set(c.req.raw, ticketAccess(await tickets(token)));
+        } catch (error) {
+          if (!(error instanceof TicketError)) throw error;
+          return refuse(c, 401, error.message, error.code);
+        }
+      } else {
+        return refuse(c, 401, "Wrong token", BridgeErrorCode.WrongToken);
+      }
+      if (options.closing()) {
+        return refuse(c, 503, "The bridge is closing", BridgeErrorCode.Closing);
+      }
+      await next();
+    },
+    accessOf: (c) => {
+      const access = accesses.get(c.req.raw);
+      // Unreachable past the middleware; refusing keeps a future route from opening everything.
+      if (access === undefined)
+        throw new Error("A request reached a session route unauthenticated");
+      return access;
+    },
+  };
+}

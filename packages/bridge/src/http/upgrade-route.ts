@@ -1,0 +1,103 @@
+/**
+ * `GET /sessions/:name/ws`: the WebSocket upgrade that attaches a client to a session. A session
+ * whose pi is not running (never started here, stopped, exited or crashed) is resumed from its
+ * files; an unknown one is created unless `autoCreate` is off (or the holder may only watch).
+ */
+import { PROTOCOL_V1, TicketRefusal } from "@pi-kit/protocol/bridge";
+import type { Context, Handler } from "hono";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import type { BridgeHistory } from "../history/bridge-history.ts";
+import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
+import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
+import type { CommandPolicy } from "../security/command-policy.ts";
+import { TICKET_CLOCK_TOLERANCE_S } from "../security/tickets.ts";
+import { offeredProtocols } from "../security/token.ts";
+import type { Access } from "../sessions/access.ts";
+import { sessionKey } from "../sessions/owner.ts";
+import { SESSION_NAME_RULE } from "../sessions/session-name.ts";
+import { isSessionName, type SessionRegistry } from "../sessions/session-registry.ts";
+import { type RelayLimits, relayEvents } from "../ws/relay.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
+import type { Refuse } from "./refusal.ts";
+
+/** What the upgrade route needs from the bridge. */
+export interface UpgradeRouteOptions {
+  readonly registry: SessionRegistry;
+  /** The history of a principal (see `PrincipalStores`). */
+  readonly historyOf: (owner: string) => BridgeHistory;
+  /** What the authenticated request may reach. */
+  readonly accessOf: (c: Context) => Access;
+  /** Whether an unknown session is created (else 404). */
+  readonly autoCreate: boolean;
+  readonly runtime: WebSocketRuntime;
+  readonly policy: CommandPolicy;
+  readonly limits: RelayLimits;
+  readonly logger: BridgeLogger;
+  readonly refuse: Refuse;
+  /** Cluster mode: the answer to a socket for a session this node may not run (forward it). */
+  readonly forward?: (
+    c: Context,
+    error: ClusterRefusalError,
+    protocol: typeof PROTOCOL_V1 | undefined,
+  ) => Promise<Response>;
+}
+
+/** The handler of `GET /sessions/:name/ws`. */
+export function upgradeRoute(options: UpgradeRouteOptions): Handler {
+  const { refuse, logger } = options;
+  return async (c) => {
+    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+      return refuse(c, 426, "Expected a WebSocket upgrade", BridgeErrorCode.UpgradeRequired);
+    }
+    const offered = offeredProtocols(c.req.raw.headers);
+    const protocol = offered.includes(PROTOCOL_V1) ? PROTOCOL_V1 : undefined;
+    // Browsers insist the server echo one offered entry, and the token entry must never be it.
+    if (offered.length > 0 && protocol === undefined) {
+      return refuse(c, 400, `Offer the ${PROTOCOL_V1} subprotocol`, BridgeErrorCode.InvalidRequest);
+    }
+    const name = c.req.param("name") ?? "";
+    const access = options.accessOf(c);
+    // The name first: only a valid name makes a key, so no spelling reaches another owner's.
+    if (!isSessionName(name)) {
+      return refuse(c, 400, SESSION_NAME_RULE, BridgeErrorCode.InvalidSessionName);
+    }
+    if (!access.allows(name)) {
+      return refuse(c, 403, "The ticket does not open this session", TicketRefusal.NotInTicket);
+    }
+    let session = options.registry.get(sessionKey(access.owner, name));
+    if (session?.alive !== true) {
+      try {
+        const create = options.autoCreate && !access.readOnly;
+        session = (await options.historyOf(access.owner).open(name, create)).session;
+      } catch (error) {
+        if (error instanceof ClusterRefusalError && options.forward !== undefined)
+          return options.forward(c, error, protocol);
+        if (!(error instanceof BridgeError)) {
+          safeLog(logger, {
+            event: "history_error",
+            operation: `open of ${logLabel(name, 64)}`,
+            error: String(error),
+          });
+          return refuse(c, 500, "Internal error", BridgeErrorCode.Internal);
+        }
+        const { status } = error;
+        if (status === 502 || status === 504) return refuse(c, 500, error.message, error.code);
+        return refuse(c, status, error.message, error.code);
+      }
+    }
+    const events = relayEvents({
+      session,
+      runtime: options.runtime,
+      policy: options.policy,
+      limits: options.limits,
+      logger,
+      origin: originLabel(c.req.header("origin")),
+      readOnly: access.readOnly,
+      ...(access.expiresAt === undefined
+        ? {}
+        : { closeAt: access.expiresAt + TICKET_CLOCK_TOLERANCE_S * 1000 }),
+      label: c.req.query("label"),
+    });
+    return options.runtime.upgrade(c, events, protocol);
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The connections attached to one session, kept in step with its pi. Who controls is
+ * {@link SessionControl}'s part; this is the rest: a connection that attaches is caught up on what
+ * it missed (the bridge's notice about the start, the run in progress, the dialogs pi still waits
+ * on), the others learn when one answers a dialog, the grace period runs from when the last one
+ * left, and all of them are closed together when the session ends.
+ */
+import { dialogClosed, type PendingDialogs } from "./pending-dialogs.ts";
+import type { RunRecorder } from "./run-recorder.ts";
+import type { SessionConnection } from "./session-connection.ts";
+import { SessionControl } from "./session-control.ts";
+
+/** The bridge's warning about how the session started, shown to the first connection only. */
+export interface StartNotice {
+  /** The notice's record id (the bridge's own, so no client can pass for it). */
+  readonly id: string;
+  readonly message: string;
+}
+
+/** The connections of one session, and what a joining one is sent. */
+export class SessionConnections {
+  /** The connections and which of them controls; the fan-out sends through it. */
+  readonly control = new SessionControl<SessionConnection>();
+  readonly #run: RunRecorder;
+  readonly #dialogs: PendingDialogs;
+  /** The notice record, until a connection has had it. */
+  #notice: string | undefined;
+  #detachedAt = performance.now();
+
+  constructor(run: RunRecorder, dialogs: PendingDialogs, notice?: StartNotice) {
+    this.#run = run;
+    this.#dialogs = dialogs;
+    if (notice !== undefined) {
+      this.#notice = JSON.stringify({
+        type: "extension_ui_request",
+        id: notice.id,
+        method: "notify",
+        message: notice.message,
+        notifyType: "warning",
+      });
+    }
+  }
+
+  /** Whether a connection is attached. */
+  get attached(): boolean {
+    return this.control.connections.size > 0;
+  }
+
+  /** Milliseconds (performance clock) since the last connection left, or since creation. */
+  detachedFor(now: number = performance.now()): number {
+    return this.attached ? 0 : now - this.#detachedAt;
+  }
+
+  /**
+   * Attaches a connection: it learns who controls (and so do the others), then gets the notice
+   * if no connection had it yet, the run in progress so far and the dialogs pi still waits on.
+   */
+  attach(connection: SessionConnection): void {
+    this.control.attach(connection);
+    if (this.#notice !== undefined) {
+      connection.send(this.#notice);
+      this.#notice = undefined;
+    }
+    // Before the dialogs: a dialog a tool's hook opened belongs to the run it joins.
+    const run = this.#run.snapshot();
+    if (run !== undefined) connection.send(run);
+    for (const line of this.#dialogs.replay()) connection.send(line);
+  }
+
+  /** Detaches a connection (it closed); once none is left, the grace period starts. */
+  detach(connection: SessionConnection): void {
+    if (!this.control.detach(connection)) return;
+    if (!this.attached) this.#detachedAt = performance.now();
+  }
+
+  /** `from` answered dialog `id`: if pi still waited on it, every other connection learns it is closed. */
+  answered(id: string, from: SessionConnection | undefined): void {
+    if (!this.#dialogs.answer(id) || from === undefined) return;
+    const line = dialogClosed(id, from);
+    for (const connection of this.control.connections) {
+      if (connection !== from) connection.send(line);
+    }
+  }
+
+  /** Closes every connection with `code` and `reason` (the session ends); the grace period starts. */
+  closeAll(code: number, reason: string): void {
+    this.#detachedAt = performance.now();
+    for (const connection of this.control.clear()) connection.close(code, reason);
+  }
+}
