@@ -53,7 +53,7 @@ export async function measureBundle(page: string): Promise<BundleSize> {
   };
   const initial = closure(entry);
   const lexer = Object.keys(outputs).find((f) =>
-    outputs[f]?.entryPoint?.endsWith("internal/markdown-lexer.ts"),
+    outputs[f]?.entryPoint?.endsWith("internal/markdown/markdown-lexer.ts"),
   );
   const parser = lexer === undefined ? new Set<string>() : closure(lexer, initial);
   const gz = (files: Iterable<string>): number => {

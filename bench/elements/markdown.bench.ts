@@ -1,6 +1,8 @@
 /**
- * <pi-markdown> in Chromium. Streaming: a 50 KB paragraph streamed in 40 deltas costs at most 2x
- * rendering it once (finished pieces stay frozen; only the open end is parsed again). The work
+ * <pi-markdown> in Chromium. Streaming: a 50 KB paragraph, and 50 KB of hostile text (`_a_a_a…`,
+ * a run of emphasis delimiters that never closes; with new letters each run, and as the literal
+ * `"_a".repeat(25000)`), streamed in 40 deltas each cost at most 2x rendering them once
+ * (finished pieces stay frozen; only the open end is parsed again). The work
  * counted is the element's: its updates (parsing, templates, DOM) and the layout at the end; the
  * figure with a layout after every delta, as a browser does once per frame, is printed too.
  * Hostile input: each message of up to 100 KB built to be slow or deep (nested quotes and lists,
@@ -8,7 +10,7 @@
  */
 import { compareAsync, quick, report } from "../lib/measure.ts";
 import { openPage } from "./browser.ts";
-import { hostileInputs, paragraph } from "./markdown-inputs.ts";
+import { hostileInputs, paragraph, underscoreRun } from "./markdown-inputs.ts";
 
 const { page, close } = await openPage(new URL("./markdown-page.ts", import.meta.url).pathname);
 try {
@@ -26,7 +28,7 @@ try {
 
   // A new text for every run, so no cache of an earlier run helps either contender.
   const streamSize = quick ? 20_000 : 50_000;
-  let seed = 0;
+  let seed = 1;
   const stream = await compareAsync(
     {
       once: () => render(paragraph(streamSize, seed++)),
@@ -37,6 +39,27 @@ try {
   );
   console.log(
     `${streamSize / 1000} KB paragraph: once ${stream.once.toFixed(1)} ms, in 40 deltas ${stream.streamed.toFixed(1)} ms, with a layout after each delta ${stream.framed.toFixed(1)} ms (${(stream.framed / stream.once).toFixed(2)}x, for information)`,
+  );
+
+  const hostileStream = await compareAsync(
+    {
+      once: () => render(underscoreRun(streamSize, seed++)),
+      streamed: () => render(underscoreRun(streamSize, seed++), 40),
+    },
+    rounds,
+  );
+  // The literal text, the same every run (issue 19's check): the once run finds every finished
+  // piece in the caches, so the streamed run's open end is all that differs.
+  const literal = "_a".repeat(streamSize / 2);
+  const literalStream = await compareAsync(
+    { once: () => render(literal), streamed: () => render(literal, 40) },
+    rounds,
+  );
+  console.log(
+    `"_a".repeat(${streamSize / 2}), the same text each run (cached pieces): once ${literalStream.once.toFixed(1)} ms, in 40 deltas ${literalStream.streamed.toFixed(1)} ms`,
+  );
+  console.log(
+    `${streamSize / 1000} KB of "_a" runs: once ${hostileStream.once.toFixed(1)} ms, in 40 deltas ${hostileStream.streamed.toFixed(1)} ms`,
   );
 
   const size = quick ? 20_000 : 100_000;
@@ -67,6 +90,20 @@ try {
     {
       name: `${streamSize / 1000} KB paragraph in 40 deltas vs rendered once`,
       value: stream.streamed / stream.once,
+      op: "<=",
+      target: 2,
+      unit: "x",
+    },
+    {
+      name: `${streamSize / 1000} KB of "_a" runs in 40 deltas vs rendered once`,
+      value: hostileStream.streamed / hostileStream.once,
+      op: "<=",
+      target: 2,
+      unit: "x",
+    },
+    {
+      name: `"_a".repeat(${streamSize / 2}) in 40 deltas vs rendered once (cached pieces)`,
+      value: literalStream.streamed / literalStream.once,
       op: "<=",
       target: 2,
       unit: "x",

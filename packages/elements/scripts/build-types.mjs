@@ -24,6 +24,7 @@ for (const [fileName, generate] of Object.entries(typings)) {
   generate(manifest, { ...common, fileName });
   eventsAsClasses(new URL(fileName, outdir), fileName === "svelte.d.ts");
 }
+propsAsVueNames(new URL("vue.d.ts", outdir));
 generateVsCodeCustomElementData(manifest, {
   ...common,
   htmlFileName: "vscode.html-custom-data.json",
@@ -57,4 +58,20 @@ function eventsAsClasses(file, svelte5) {
       );
   const imports = `import type { ${[...names].sort().join(", ")} } from "../index.js";\n`;
   writeFileSync(file, imports + text);
+}
+
+/**
+ * Vue looks a template's `page-size` and `@pi-send` up as the props `pageSize` and `onPiSend` (it
+ * camelizes them); the generator names them `"page-size"` and `"onpi-send"`, which nothing matches,
+ * so those bindings went unchecked. Name every prop as Vue looks it up.
+ */
+function propsAsVueNames(file) {
+  const camelize = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+  const text = readFileSync(file, "utf8")
+    .replace(/^ {2}"on([\w-]+)"(\?: \(e: )/gm, (_, event, rest) => {
+      const name = camelize(event);
+      return `  on${name[0].toUpperCase()}${name.slice(1)}${rest}`;
+    })
+    .replace(/^ {2}"([\w-]+)"(\?: )/gm, (_, attribute, rest) => `  ${camelize(attribute)}${rest}`);
+  writeFileSync(file, text);
 }

@@ -2,7 +2,7 @@
  * Page side of screenshots.ts: renders one element with realistic content in a stage the script
  * photographs. Chat content is replayed from pi's recorded transcripts through a real PiClient.
  */
-import { createReplayTransport, PiClient, SessionModel } from "@pi-kit/client";
+import { createReplayTransport, PiClient, type SessionFork, SessionModel } from "@pi-kit/client";
 import type {
   DialogRequest,
   Model,
@@ -375,7 +375,7 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
       stage.append(el);
       break;
     case "pi-session-tree":
-      Object.assign(el, { tree, leafId: "a3" });
+      Object.assign(el, { tree, leafId: "a3", forks: versions("Add a --json flag to the CLI") });
       stage.append(el);
       break;
     case "pi-session-list": {
@@ -384,7 +384,10 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
       const hours = 60;
       const history = new MemoryHistory([
         summary("fix-login", "Fix the login bug", 2, { state: "running", messageCount: 14 }),
-        summary("format-flag", "Add a --format option to the CLI", 25, { state: "idle" }),
+        summary("format-flag", "Add a --format option to the CLI (fork)", 25, {
+          state: "idle",
+          forks: versions("Add a --format option to the CLI"),
+        }),
         summary("release", "Draft the release notes for 1.4", 3 * hours),
         summary("flaky", "Why is the upload test flaky?", 26 * hours),
         summary("parser", "Refactor the config parser", 3 * 24 * hours, {
@@ -403,6 +406,23 @@ async function show(tag: string, theme: Theme, fixtures: Transcripts): Promise<v
       throw new Error(`no scene for ${tag}`);
   }
   await settleAll(stage);
+}
+
+/** A forked conversation's two files: the one it came from, and the fork pi continues. */
+function versions(title: string): SessionFork[] {
+  const at = new Date(Date.now() - 30 * 60_000).toISOString();
+  return [
+    { file: "a.jsonl", title, createdAt: at, lastActivity: at, messageCount: 8, current: false },
+    {
+      file: "b.jsonl",
+      title: `${title} (fork)`,
+      createdAt: at,
+      lastActivity: at,
+      messageCount: 4,
+      current: true,
+      forkedFrom: "a.jsonl",
+    },
+  ];
 }
 
 Object.assign(window, { show, benchReady: true });

@@ -1,9 +1,9 @@
 /**
  * @module
  * Registers every pi element under its `pi-*` tag (a side-effect import). Tags already defined,
- * for example by a second copy of this package, are left alone. Where there is no
- * `customElements` (a server rendering the page) it registers nothing, so it is safe to import
- * from code that also runs there.
+ * for example by a second copy of this package, are left alone. In Node, Lit's Node build has put
+ * its DOM shim's `customElements` on `globalThis` by then, so the tags go there (nothing renders);
+ * where there is no registry at all it registers nothing. Safe to import from server code.
  */
 import { PiChat } from "./components/chat/pi-chat.ts";
 import { PiComposer } from "./components/chat/pi-composer.ts";

@@ -34,8 +34,6 @@ export {
 } from "./components/session-list/session-list-events.ts";
 export { PiSessionStats } from "./components/session-stats/pi-session-stats.ts";
 export { PiSessionTree, PiTreeSelectEvent } from "./components/session-tree/pi-session-tree.ts";
-export { flattenTree, type TreeRow } from "./components/session-tree/tree-rows.ts";
-export { matchCommands } from "./components/slash-menu/match-commands.ts";
 export {
   PiSlashMenu,
   PiSlashSelectEvent,
@@ -53,11 +51,11 @@ export {
   type ToastType,
 } from "./components/toasts/pi-toasts.ts";
 export {
-  ConnectionController,
-  type ConnectionHost,
-  type ConnectionOptions,
-} from "./internal/connection-controller.ts";
-export { connectionOf, type PiConnection, piConnectionContext } from "./internal/context.ts";
+  PiTokenRequestEvent,
+  SrcController,
+  type SrcHost,
+  type TokenSource,
+} from "./internal/controllers/src-controller.ts";
 export { type CopyKind, PiCopyEvent } from "./internal/copy.ts";
 export {
   PiAbortEvent,
@@ -71,16 +69,11 @@ export {
   en,
   format,
   type PiStrings,
-  resolveLang,
   stringsFor,
   zhCN,
-} from "./internal/i18n.ts";
-export { moveIndex, Typeahead } from "./internal/list-navigation.ts";
-export { LocaleController, type LocaleHost } from "./internal/locale-controller.ts";
-export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown.ts";
-export { MarkdownBlocks } from "./internal/markdown-blocks.ts";
-export { loadCompletion, loadMarkdown } from "./internal/markdown-loader.ts";
-export { RafCoalescer } from "./internal/raf-coalescer.ts";
+} from "./internal/i18n/i18n.ts";
+export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown/markdown.ts";
+export { loadMarkdown } from "./internal/markdown/markdown-loader.ts";
 export type {
   MessageRenderContext,
   MessageRenderer,
@@ -91,13 +84,6 @@ export type {
   ToolSlot,
   ToolStatus,
 } from "./internal/renderers.ts";
-export {
-  PiTokenRequestEvent,
-  SrcController,
-  type SrcHost,
-  type TokenSource,
-} from "./internal/src-controller.ts";
-export { SessionController } from "./internal/store-controller.ts";
 export {
   type NotifyPermission,
   RunNotifier,

@@ -4,12 +4,8 @@ import type { PiClient } from "@pi-kit/client";
 import type { AgentMessage, RpcEvent, SlashCommand } from "@pi-kit/protocol";
 import { emulateMedia, sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import {
-  type PiChat,
-  type PiConnection,
-  type PiDialog,
-  piConnectionContext,
-} from "../src/index.ts";
+import type { PiChat, PiDialog } from "../src/index.ts";
+import { type PiConnection, piConnectionContext } from "../src/internal/context.ts";
 import { deepQueryAll, deepText, fakeClient, settle } from "./helpers.ts";
 import { connect, type FakePi, sent } from "./ui-helpers.ts";
 

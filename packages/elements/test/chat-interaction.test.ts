@@ -177,7 +177,7 @@ describe("<pi-chat> composer and keyboard", () => {
 
   it("announces responding and done in a polite live region, not tokens", async () => {
     const { chat, feed } = await setup();
-    const live = chat.shadowRoot?.querySelector("[aria-live=polite]") as HTMLElement;
+    const live = chat.shadowRoot?.querySelector(".sr-only[aria-live=polite]") as HTMLElement;
     await feed([
       { type: "agent_start" } as RpcEvent,
       { type: "message_start", message: assistant("") } as RpcEvent,

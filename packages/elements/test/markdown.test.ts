@@ -1,7 +1,8 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import { render } from "lit";
 import "../src/define.ts";
-import { loadMarkdown, MarkdownBlocks, type PiMarkdown, renderMarkdown } from "../src/index.ts";
+import { loadMarkdown, type PiMarkdown, renderMarkdown } from "../src/index.ts";
+import { MarkdownBlocks } from "../src/internal/markdown/markdown-blocks.ts";
 
 // The parser loads lazily; these tests look at parsed output from the start.
 before(() => loadMarkdown());

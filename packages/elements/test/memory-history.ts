@@ -41,7 +41,9 @@ export class MemoryHistory implements SessionHistory {
     await this.gate;
     this.#maybeFail("list");
     query.signal?.throwIfAborted();
-    const sorted = [...this.sessions].sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+    // As a bridge does: a conversation enters the history with its first message.
+    const listed = this.sessions.filter((s) => s.messageCount > 0 || s.title !== "");
+    const sorted = listed.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
     const q = query.query?.toLowerCase();
     const matching = q ? sorted.filter((s) => s.title.toLowerCase().includes(q)) : sorted;
     const start = Number(query.cursor ?? 0);

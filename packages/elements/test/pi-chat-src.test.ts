@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../src/define.ts";
 import { type PiChat, PiTokenRequestEvent } from "../src/index.ts";
-import { type SrcHost, tokenFor } from "../src/internal/src-controller.ts";
+import { type SrcHost, tokenFor } from "../src/internal/controllers/src-controller.ts";
 
 // Connecting for real (the one-file bundle, a bridge, pi) is the embed end-to-end test's job; here:
 // where the token comes from, and that a chat with `src` asks for it and lets go when removed.

@@ -208,8 +208,47 @@ describe("<pi-session-list>", () => {
     expect(event.created).to.equal(true);
     expect(el.selected).to.equal(event.session.name);
     await el.updateComplete;
-    expect(el.sessions[0]?.name).to.equal(event.session.name);
-    expect(titles(el)[0]).to.equal("New conversation");
+    // An empty conversation enters the list with its first message, not before.
+    expect(el.sessions.map((s) => s.name)).not.to.include(event.session.name);
+    await el.create();
+    await el.refresh();
+    expect(el.sessions).to.have.length(sample().length);
+    const created = history.sessions.findIndex((s) => s.name === event.session.name);
+    history.sessions[created] = { ...event.session, title: "First words", messageCount: 2 };
+    await el.refresh();
+    expect(titles(el)[0]).to.equal("First words");
+  });
+
+  it("lists a forked conversation's other versions under it; choosing one says which file", async () => {
+    const at = new Date().toISOString();
+    const version = { createdAt: at, lastActivity: at, messageCount: 6 };
+    const forked = summary("rivers", "Name three rivers (fork)", 0, {
+      forks: [
+        { ...version, file: "a.jsonl", title: "Name three rivers", current: false },
+        { ...version, file: "b.jsonl", title: "Name three rivers (fork)", current: true },
+      ],
+    });
+    const el = await list(new MemoryHistory([forked, ...sample()]));
+    const forks = root(el).querySelector('[data-name="rivers"] [part=forks]');
+    expect(forks?.getAttribute("aria-label")).to.equal(
+      "Other versions of “Name three rivers (fork)”",
+    );
+    const buttons = [...root(el).querySelectorAll<HTMLElement>("[part=fork-button]")];
+    expect(buttons.map((b) => b.querySelector("[part=fork-title]")?.textContent)).to.deep.equal([
+      "Name three rivers",
+    ]);
+    expect(buttons[0]?.title).to.match(/^Open this version: .* · 6 messages$/);
+    const chosen = oneEvent(el, "pi-session-select") as Promise<PiSessionSelectEvent>;
+    buttons[0]?.click();
+    const event = await chosen;
+    expect(event.session.name).to.equal("rivers");
+    expect(event.fork?.file).to.equal("a.jsonl");
+    expect(el.selected).to.equal("rivers");
+    // Choosing the conversation itself opens the file pi continues.
+    const again = oneEvent(el, "pi-session-select") as Promise<PiSessionSelectEvent>;
+    rowButton(el, "rivers").click();
+    expect((await again).fork).to.equal(undefined);
+    await expect(el).to.be.accessible();
   });
 
   it("leaves creating to the page when pi-session-create is cancelled", async () => {
@@ -236,6 +275,17 @@ describe("<pi-session-list>", () => {
     expect(root(el).querySelector("[part=status]")?.textContent).to.equal(
       "No conversation matches “RELEASEzzz”",
     );
+  });
+
+  it("says 'No conversations yet' only while no conversation is open", async () => {
+    const history = new MemoryHistory([]);
+    const el = await list(history);
+    await waitUntil(() => root(el).querySelector("[part=status]") !== null);
+    expect(root(el).querySelector("[part=status]")?.textContent).to.equal("No conversations yet");
+    // The page shows a conversation the history does not list yet: no false "no conversations".
+    el.selected = "main";
+    await el.updateComplete;
+    expect(root(el).querySelector("[part=status]")).to.equal(null);
   });
 
   it("pages through thousands of conversations as the list scrolls", async () => {

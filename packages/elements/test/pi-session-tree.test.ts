@@ -3,12 +3,8 @@ import type { PiClient } from "@pi-kit/client";
 import type { AgentMessage, SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import {
-  flattenTree,
-  type PiForkedEvent,
-  type PiSessionTree,
-  type PiTreeSelectEvent,
-} from "../src/index.ts";
+import { flattenTree } from "../src/components/session-tree/tree-rows.ts";
+import type { PiForkedEvent, PiSessionTree, PiTreeSelectEvent } from "../src/index.ts";
 import { answerOf } from "./helpers.ts";
 import { connect, type FakePi, sent, type Written } from "./ui-helpers.ts";
 
@@ -185,6 +181,7 @@ describe("<pi-session-tree>", () => {
         get_tree: { tree: conversation(), leafId: "a2" },
         get_messages: { messages: [] },
         get_entries: { entries: [], leafId: null },
+        switch_session: { cancelled: false },
         fork: (c: Written) => ({
           text: c.entryId === "u2" ? "second question" : "",
           cancelled: false,
@@ -223,6 +220,42 @@ describe("<pi-session-tree>", () => {
       expect(event.text).to.equal("second question");
       await waitUntil(() => sent(pi, "get_tree").length === 2, "the tree did not reload");
       expect(root(el).activeElement?.getAttribute("role")).to.equal("tree");
+    });
+
+    it("promises only what is true: the conversation as it is now is kept", async () => {
+      row("second question").click();
+      await el.updateComplete;
+      const promise = root(el).querySelector("[part=confirm]")?.textContent ?? "";
+      expect(promise).not.to.contain("stays in the tree");
+      expect(promise).to.contain("is kept and can be reopened");
+    });
+
+    it("lists the conversation's other versions below the tree, and switches pi to one", async () => {
+      const at = "2026-01-01T00:00:00.000Z";
+      const version = { createdAt: at, lastActivity: at };
+      el.forks = [
+        { ...version, file: "a.jsonl", title: "first question", messageCount: 4, current: false },
+        {
+          ...version,
+          file: "b.jsonl",
+          title: "first question (fork)",
+          messageCount: 2,
+          current: true,
+          forkedFrom: "a.jsonl",
+        },
+      ];
+      await el.updateComplete;
+      const buttons = [...root(el).querySelectorAll<HTMLElement>("[part=version-button]")];
+      expect(buttons.map((b) => b.textContent?.replace(/\s+/g, " ").trim())).to.deep.equal([
+        "first question 4 messages",
+      ]);
+      expect(root(el).querySelector("[part=versions]")?.textContent).to.contain(
+        "Other versions of this conversation",
+      );
+      await expect(el).to.be.accessible();
+      buttons[0]?.click();
+      await waitUntil(() => sent(pi, "switch_session").length === 1);
+      expect(sent(pi, "switch_session")[0]).to.deep.include({ sessionPath: "a.jsonl" });
     });
 
     it("continues from an answer by forking at the message after it", async () => {

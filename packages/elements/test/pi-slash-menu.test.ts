@@ -3,7 +3,8 @@ import type { PiClient } from "@pi-kit/client";
 import type { SlashCommand } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import { matchCommands, type PiSlashMenu, type PiSlashSelectEvent } from "../src/index.ts";
+import { matchCommands } from "../src/components/slash-menu/match-commands.ts";
+import type { PiSlashMenu, PiSlashSelectEvent } from "../src/index.ts";
 import { connect, type FakePi, sent } from "./ui-helpers.ts";
 
 const commands: SlashCommand[] = [

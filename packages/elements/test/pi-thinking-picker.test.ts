@@ -3,7 +3,8 @@ import type { PiClient } from "@pi-kit/client";
 import type { Model } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import { levelsForModel, type PiThinkingPicker } from "../src/index.ts";
+import { levelsForModel } from "../src/components/thinking-picker/pi-thinking-picker.ts";
+import type { PiThinkingPicker } from "../src/index.ts";
 import { connect, type FakePi, model, STATE, sent } from "./ui-helpers.ts";
 
 const select = (el: PiThinkingPicker): HTMLSelectElement =>

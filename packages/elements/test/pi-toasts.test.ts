@@ -1,6 +1,6 @@
 import { aTimeout, expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { PiClient } from "@pi-kit/client";
-import { resetMouse, sendKeys, sendMouse } from "@web/test-runner-commands";
+import { resetMouse, sendKeys, sendMouse, setViewport } from "@web/test-runner-commands";
 import "../src/define.ts";
 import type { PiNotifyEvent, PiToasts } from "../src/index.ts";
 import { connect, type FakePi } from "./ui-helpers.ts";
@@ -56,6 +56,32 @@ describe("<pi-toasts>", () => {
     q(el, '[part="dismiss-button"]')?.click();
     await el.updateComplete;
     expect(el.toasts).to.have.length(0);
+  });
+
+  it("lets an error go too, after four times the duration", async () => {
+    el.show("not forever", "error");
+    await el.updateComplete;
+    expect(q(el, '[role="alert"] .dismiss')).to.not.equal(null);
+    await waitUntil(() => el.toasts.length === 0, "the error stayed", { timeout: 5000 });
+  });
+
+  it("shows only the newest toast, on one line, on a phone", async () => {
+    el.duration = 0;
+    await setViewport({ width: 390, height: 844 });
+    try {
+      el.show("an error that is long enough to wrap onto several lines on a phone", "error");
+      el.show("a warning that is long enough to wrap onto several lines on a phone", "warning");
+      el.show("the newest notice, also long enough to wrap onto several lines on a phone");
+      await el.updateComplete;
+      const shown = all(el, '[part="toast"]').filter((t) => t.getBoundingClientRect().height > 0);
+      expect(shown.map((t) => t.textContent)).to.have.length(1);
+      expect(shown[0]?.textContent).to.contain("the newest notice");
+      const message = shown[0]?.querySelector('[part="message"]') as HTMLElement;
+      const line = Number.parseFloat(getComputedStyle(message).lineHeight);
+      expect(message.getBoundingClientRect().height).to.be.below(line * 1.5);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it("keeps a toast while it has focus and dismisses it with Escape", async () => {

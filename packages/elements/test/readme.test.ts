@@ -139,6 +139,9 @@ describe("README examples", () => {
 
     it("creates, renames and deletes through its history", async () => {
       await list.create();
+      // Empty, it is opened but not listed; this history lists it, so the next refresh does.
+      expect(list.sessions.map((s) => s.name)).to.deep.equal(["chat-0", "chat-1"]);
+      await list.refresh();
       expect(list.sessions.map((s) => s.name)).to.deep.equal(["chat-2", "chat-0", "chat-1"]);
       await list.rename("chat-2", "Plan the sprint");
       await list.delete("chat-0");

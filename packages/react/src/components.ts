@@ -189,7 +189,7 @@ export const PiSessionTree = createComponent({
   events: {
     /** An entry was chosen. */
     onPiTreeSelect: "pi-tree-select" as EventName<PiTreeSelectEvent>,
-    /** Loading failed (`action` is `load-tree`). */
+    /** Loading, branching or switching failed (`action` is `load-tree`, `fork` or `switch-version`). */
     onPiError: "pi-error" as EventName<PiErrorEvent>,
   },
   displayName: "PiSessionTree",

@@ -1,4 +1,4 @@
-import { PiErrorEvent } from "./events.ts";
+import { CANCELABLE_EVENT, PiErrorEvent } from "./events.ts";
 
 /** What a copy button copies. */
 export type CopyKind = "message" | "code";
@@ -14,7 +14,7 @@ export class PiCopyEvent extends Event {
   readonly kind: CopyKind;
 
   constructor(text: string, kind: CopyKind) {
-    super("pi-copy", { bubbles: true, composed: true, cancelable: true });
+    super("pi-copy", CANCELABLE_EVENT);
     this.text = text;
     this.kind = kind;
   }

@@ -1,5 +1,11 @@
 import type { ImageContent } from "@pi-kit/protocol";
 
+/** How every pi element's event travels: it bubbles, and out of shadow roots, up to the page. */
+export const PI_EVENT: EventInit = { bubbles: true, composed: true };
+
+/** A pi event the page may cancel (`preventDefault()`) to do the thing itself. */
+export const CANCELABLE_EVENT: EventInit = { ...PI_EVENT, cancelable: true };
+
 /** How a composed message goes out: a new prompt, or queued while the agent works. */
 export type SendMode = "prompt" | "steer" | "followUp";
 
@@ -16,7 +22,7 @@ export class PiSendEvent extends Event {
   readonly mode: SendMode;
 
   constructor(text: string, images: readonly ImageContent[], mode: SendMode) {
-    super("pi-send", { bubbles: true, composed: true, cancelable: true });
+    super("pi-send", CANCELABLE_EVENT);
     this.text = text;
     this.images = images;
     this.mode = mode;
@@ -26,14 +32,14 @@ export class PiSendEvent extends Event {
 /** Fired by `<pi-chat>` before it aborts the run (Esc or the stop button); cancelable. */
 export class PiAbortEvent extends Event {
   constructor() {
-    super("pi-abort", { bubbles: true, composed: true, cancelable: true });
+    super("pi-abort", CANCELABLE_EVENT);
   }
 }
 
 /** Fired by `<pi-chat>` before it takes the queued messages back into the composer; cancelable. */
 export class PiRestoreQueueEvent extends Event {
   constructor() {
-    super("pi-restore-queue", { bubbles: true, composed: true, cancelable: true });
+    super("pi-restore-queue", CANCELABLE_EVENT);
   }
 }
 
@@ -45,7 +51,7 @@ export class PiErrorEvent extends Event {
   readonly error: unknown;
 
   constructor(action: string, error: unknown) {
-    super("pi-error", { bubbles: true, composed: true });
+    super("pi-error", PI_EVENT);
     this.action = action;
     this.error = error;
   }

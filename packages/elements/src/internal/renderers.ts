@@ -1,6 +1,6 @@
 import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { AgentMessage, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
-import type { PiStrings } from "./i18n.ts";
+import type { PiStrings } from "./i18n/i18n.ts";
 
 /** Anything a Lit template can render (a `TemplateResult`, a string, `nothing`, a node…). */
 export type Renderable = unknown;

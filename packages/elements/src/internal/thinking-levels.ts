@@ -1,5 +1,5 @@
 import type { ThinkingLevel } from "@pi-kit/protocol";
-import type { PiStrings } from "./i18n.ts";
+import type { PiStrings } from "./i18n/i18n.ts";
 
 const LABEL_KEYS = {
   off: "thinkingOff",

@@ -1,7 +1,7 @@
 import type { PiClient } from "@pi-kit/client";
 import type { AgentMessage, AssistantMessage } from "@pi-kit/protocol";
-import { textOf } from "../internal/format.ts";
-import { en, type PiStrings } from "../internal/i18n.ts";
+import { textOf } from "../internal/i18n/format.ts";
+import { en, type PiStrings } from "../internal/i18n/i18n.ts";
 import { addToTitleBadge } from "./title-badge.ts";
 
 /** What a {@link RunNotifier} can tell: the permission for desktop notifications, or that there are none. */

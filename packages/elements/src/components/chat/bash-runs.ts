@@ -1,4 +1,5 @@
 import type { BashRun } from "@pi-kit/client";
+import type { BashExecutionMessage } from "@pi-kit/protocol";
 
 /**
  * Picks the direct bash runs `<pi-chat>` still has to show after the messages. pi never streams a
@@ -19,4 +20,23 @@ export class BashRunFilter {
       : runs;
     return this.#visible;
   }
+}
+
+const bashMessages = new WeakMap<BashRun, BashExecutionMessage>();
+
+/** A run as a `bashExecution` message: one object per run snapshot, so an unchanged run is not rendered again. */
+export function bashMessage(run: BashRun): BashExecutionMessage {
+  let message = bashMessages.get(run);
+  if (message !== undefined) return message;
+  message = {
+    role: "bashExecution" as const,
+    command: run.command,
+    output: run.output,
+    exitCode: run.result?.exitCode,
+    cancelled: run.result?.cancelled ?? false,
+    truncated: run.result?.truncated ?? false,
+    timestamp: 0,
+  };
+  bashMessages.set(run, message);
+  return message;
 }

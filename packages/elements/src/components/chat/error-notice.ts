@@ -1,7 +1,7 @@
 /** The error box of a failed answer: what went wrong, after how many attempts, and what to check. */
 import type { AssistantMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import { format, type PiStrings } from "../../internal/i18n.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { failedAttempts } from "./transcript-filter.ts";
 
 /** What kind of failure an error message describes, for the hint shown under it. */
@@ -60,8 +60,11 @@ const HINTS = {
 export function errorNotice(message: AssistantMessage, s: PiStrings): TemplateResult {
   const raw = message.errorMessage ?? "";
   const count = failedAttempts(message);
+  // The count is said once: a provider's own "(attempt 4)" would repeat it.
+  const text =
+    count > 1 ? readableError(raw).replace(/\s*\(attempt \d+\)\s*$/i, "") : readableError(raw);
   return html`<div part="error" class="error" role="note" title=${raw}>
-    ${s.error}: ${readableError(raw)}${count > 1 ? html` <span>(${format(s.errorAttempts, { count })})</span>` : nothing}
+    ${s.error}: ${text}${count > 1 ? html` <span>(${format(s.errorAttempts, { count })})</span>` : nothing}
     <div part="error-hint" class="muted">${s[HINTS[failureKind(raw)]]}</div>
   </div>`;
 }

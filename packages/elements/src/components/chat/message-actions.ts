@@ -6,7 +6,7 @@
  */
 import type { PiClient } from "@pi-kit/client";
 import type { AgentMessage, ImageContent, UserMessage } from "@pi-kit/protocol";
-import { textOf } from "../../internal/format.ts";
+import { textOf } from "../../internal/i18n/format.ts";
 
 function isUser(message: AgentMessage | undefined): message is UserMessage {
   return message?.role === "user";

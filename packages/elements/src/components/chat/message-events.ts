@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@pi-kit/protocol";
+import { CANCELABLE_EVENT } from "../../internal/events.ts";
 
 /**
  * Fired by a message's Retry button before the answer is asked for again (pi has no regenerate:
@@ -10,7 +11,7 @@ export class PiRetryEvent extends Event {
   readonly message: AgentMessage;
 
   constructor(message: AgentMessage) {
-    super("pi-retry", { bubbles: true, composed: true, cancelable: true });
+    super("pi-retry", CANCELABLE_EVENT);
     this.message = message;
   }
 }
@@ -26,7 +27,7 @@ export class PiEditEvent extends Event {
   readonly text: string;
 
   constructor(message: AgentMessage, text: string) {
-    super("pi-edit", { bubbles: true, composed: true, cancelable: true });
+    super("pi-edit", CANCELABLE_EVENT);
     this.message = message;
     this.text = text;
   }

@@ -159,4 +159,49 @@ export const chatStyles = css`
     padding: 0.2em 0.4em;
     margin-bottom: 0.3em;
   }
+  /* A message sent before the chat was connected: the user's bubble, marked as not sent yet. */
+  .pending-message {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-end;
+  }
+  .pending-message pi-message {
+    /* Full width, as in the transcript: the bubble aligns itself and wraps at the same width. */
+    align-self: stretch;
+    opacity: 0.75;
+  }
+  .pending-note,
+  .progress {
+    font-size: 0.85em;
+    color: var(--_color-muted);
+  }
+  .progress:empty {
+    display: none;
+  }
+  .progress {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    padding: 0.35em 0;
+  }
+  .spinner {
+    flex: none;
+    width: 0.9em;
+    height: 0.9em;
+    border-radius: 50%;
+    border: 2px solid var(--_color-border);
+    border-top-color: var(--_color-accent);
+    animation: spin 0.9s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+      border-color: var(--_color-accent);
+    }
+  }
 `;

@@ -1,11 +1,19 @@
 import { ContextProvider } from "@lit/context";
-import type { BashRun, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
-import type { BashExecutionMessage } from "@pi-kit/protocol";
+import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import { html, LitElement, nothing } from "lit";
-import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
 import { ConnectionStatusController } from "../../internal/connection-status.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
-import { ControlController } from "../../internal/control-controller.ts";
+import {
+  ConnectionController,
+  refreshOnChanges,
+} from "../../internal/controllers/connection-controller.ts";
+import { ControlController } from "../../internal/controllers/control-controller.ts";
+import { LocaleController } from "../../internal/controllers/locale-controller.ts";
+import {
+  SrcController,
+  type SrcPhase,
+  type TokenSource,
+} from "../../internal/controllers/src-controller.ts";
 import {
   PiAbortEvent,
   PiErrorEvent,
@@ -13,22 +21,26 @@ import {
   PiSendEvent,
   type SendMode,
 } from "../../internal/events.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
-import { icons } from "../../internal/icons.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
-import { SrcController, type TokenSource } from "../../internal/src-controller.ts";
-import { RunNotifier } from "../../notifications/run-notifier.ts";
+import { NotifyController } from "../../notifications/notify-controller.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
-import { BashRunFilter } from "./bash-runs.ts";
+import { BashRunFilter, bashMessage } from "./bash-runs.ts";
+import { queueView, watchBar, widgetsView } from "./composer-bars.ts";
+import { connectionText } from "./connection-text.ts";
+import { deliver, deliveryMode, Outbox, type OutgoingMessage } from "./outbox.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
-import { statusBar, UsageTotals } from "./status-bar.ts";
+import { pendingView, progressLabel, progressView } from "./progress-view.ts";
+import { loadContextUsage, statusBar, UsageTotals } from "./status-bar.ts";
 import { dialogOwners } from "./tool-dialogs.ts";
 import { ToolIndex } from "./tool-index.ts";
 import { TranscriptFilter } from "./transcript-filter.ts";
+
+/** The phase shown while the page connects the chat's client itself (`connecting`). */
+const CONNECTING: SrcPhase = { status: "connecting" };
 
 /**
  * A complete chat with the pi coding agent: the streaming transcript (markdown, thinking, tool
@@ -73,6 +85,8 @@ import { TranscriptFilter } from "./transcript-filter.ts";
  * @csspart notify-button - "Notify me" (with `notify`, until desktop notifications are allowed or refused).
  * @csspart transcript - The scrolling log.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
+ * @csspart pending-message - A message sent before the chat was connected, marked "Sending when connected…".
+ * @csspart progress - What pi is doing until the answer starts, and while a tool runs (a polite live region).
  * @csspart queue - The queued messages.
  * @csspart restore-button - Takes queued messages back into the editor.
  * @csspart watch-bar - "Watching — … is in control", above the disabled composer of a viewer that watches a shared bridge session.
@@ -127,6 +141,7 @@ export class PiChat extends LitElement {
     showInternal: { type: Boolean, attribute: "show-internal" },
     notify: { type: Boolean },
 
+    connecting: { type: Boolean },
     src: { type: String },
     tokenFrom: { type: String, attribute: "token-from" },
     token: { type: String },
@@ -163,6 +178,11 @@ export class PiChat extends LitElement {
    */
   declare notify: boolean;
 
+  /**
+   * Set while the page connects this chat's `client` itself (without `src`): until the client is
+   * set, the status says Connecting… instead of No client (messages sent meanwhile wait anyway).
+   */
+  declare connecting: boolean;
   /** A bridge session's WebSocket URL (`wss://host/sessions/name/ws`, or relative) to connect to by itself. */
   declare src: string | undefined;
   /** Where the token for `src` comes from: `attribute` (the `token` attribute; default), `fragment` or `event`. */
@@ -179,7 +199,9 @@ export class PiChat extends LitElement {
   // chat's connection through context, with no wiring.
   readonly #provider = new ContextProvider(this, { context: piConnectionContext });
   // Not on connect: the status bar fills its context figure after the first run.
-  readonly #refreshStats = refreshOnChanges(() => this.#loadStats(), { initial: false });
+  readonly #refreshStats = refreshOnChanges(() => loadContextUsage(this.connection?.client), {
+    initial: false,
+  });
   readonly #connection = new ConnectionController(this, {
     observe: true,
     changed: (next, previous) => {
@@ -200,12 +222,14 @@ export class PiChat extends LitElement {
   #wasRunning = false;
   #editorText: string | undefined;
   readonly #status = new ConnectionStatusController(this);
+  readonly #src: SrcController;
   readonly #control = new ControlController(this);
-  #notifier: { client: PiClient; notifier: RunNotifier } | undefined;
+  readonly #outbox = new Outbox(() => this.requestUpdate());
+  readonly #notifications = new NotifyController(this, () => this.#locale.strings);
 
   constructor() {
     super();
-    new SrcController(this);
+    this.#src = new SrcController(this);
     // A fork picker or session tree inside the chat hands the forked message to the composer.
     this.addEventListener("pi-forked", (event) => {
       if (event.cancelled || event.text === "") return;
@@ -213,6 +237,7 @@ export class PiChat extends LitElement {
       this.composer?.focus();
     });
     this.pageSize = 60;
+    this.connecting = false;
     this.noDialogs = false;
     this.noToasts = false;
     this.showInternal = false;
@@ -246,16 +271,13 @@ export class PiChat extends LitElement {
     this.#scroll.pin();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#notifyFor(undefined);
-  }
-
   protected override willUpdate(): void {
     this.#connection.resolve();
     this.#status.watch(this.#connection.connection?.client);
     this.#control.watch(this.#connection.connection?.client);
-    this.#notifyFor(this.notify && this.isConnected ? this.#connection.client : undefined);
+    this.#notifications.watch(
+      this.notify && this.isConnected ? this.#connection.client : undefined,
+    );
     const snapshot = this.#connection.snapshot;
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
@@ -266,7 +288,12 @@ export class PiChat extends LitElement {
     if (running) states.add("running");
     else states.delete("running");
     const shown = this.#transcript.of(snapshot?.messages ?? [], this.showInternal);
-    if (shown.length === 0 && snapshot?.streamingMessage === undefined) states.add("empty");
+    // A message waiting to be sent is in the conversation already: no empty state over it.
+    const empty =
+      shown.length === 0 &&
+      snapshot?.streamingMessage === undefined &&
+      this.#outbox.waiting.length === 0;
+    if (empty) states.add("empty");
     else states.delete("empty");
     if (this.#control.watching) states.add("watching");
     else states.delete("watching");
@@ -282,6 +309,7 @@ export class PiChat extends LitElement {
       }
     }
     this.#scroll.afterRender();
+    this.#dispatchOutbox();
   }
 
   protected override render(): unknown {
@@ -297,9 +325,6 @@ export class PiChat extends LitElement {
     // sees every dialog in the built-in one, which shows them without answering.
     const toolDialogs =
       this.noDialogs || watching ? undefined : dialogOwners(snapshot?.dialogs ?? [], executions);
-    const widgets = [...(snapshot?.ui.widgets ?? [])];
-    const queue = snapshot?.queue;
-    const queued = (queue?.steering.length ?? 0) + (queue?.followUp.length ?? 0);
     const state = this.#status.status;
     if (streaming !== undefined) this.#tools.update(messages);
     return html`
@@ -307,11 +332,21 @@ export class PiChat extends LitElement {
         ${snapshot?.ui.title ? html`<h2 part="title" class="title">${snapshot.ui.title}</h2>` : nothing}
         <slot name="header"></slot>
       </div>
-      ${statusBar(snapshot, state, this.#totals.of(messages), s, this.#notifyButton())}
+      ${statusBar(
+        snapshot,
+        connectionText(
+          connection?.client,
+          this.connecting && this.#src.phase.status === "idle" ? CONNECTING : this.#src.phase,
+          s,
+        ),
+        this.#totals.of(messages),
+        s,
+        this.notify ? this.#notifications.button(s) : nothing,
+      )}
       <div class="log-wrap">
         <div part="transcript" class="log" role="log" aria-label=${s.transcript} tabindex="0">
           <div class="column">
-            ${shown.length === 0 && streaming === undefined ? html`<slot name="empty"></slot>` : nothing}
+            ${this.#internals.states.has("empty") ? html`<slot name="empty"></slot>` : nothing}
             <pi-message-list
               exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output, actions, action, time"
               .messages=${shown}
@@ -342,6 +377,8 @@ export class PiChat extends LitElement {
                   ></pi-message>`
                 : nothing
             }
+            ${pendingView(this.#outbox.waiting, state === "connected" && connection?.client !== undefined, s)}
+            ${progressView(progressLabel(snapshot, this.#outbox.delivering, s))}
           </div>
         </div>
         ${
@@ -375,29 +412,20 @@ export class PiChat extends LitElement {
                 .strings=${this.strings}
               ></pi-dialog>`
         }
-        ${widgets.filter(([, w]) => w.placement === "aboveEditor").map(([key, w]) => widget(key, w.lines))}
-        ${
-          queued > 0 && queue
-            ? html`<div part="queue" class="queue" aria-label=${s.queueTitle} role="group">
-                <ul>
-                  ${queue.steering.map((text) => html`<li><span class="tag">${s.queueSteer}</span> ${text}</li>`)}
-                  ${queue.followUp.map((text) => html`<li><span class="tag">${s.queueFollowUp}</span> ${text}</li>`)}
-                </ul>
-                <button part="restore-button" @click=${() => this.restoreQueue()}>${s.restoreQueue}</button>
-              </div>`
-            : nothing
-        }
-        ${watching ? this.#watchBar() : nothing}
+        ${widgetsView(snapshot, "aboveEditor")}
+        ${queueView(snapshot?.queue, s, () => void this.restoreQueue())}
+        ${watching ? watchBar(this.#control.control, s, () => void this.takeControl()) : nothing}
         <pi-composer
           exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu"
           .strings=${s}
           ?running=${snapshot?.isRunning ?? false}
           ?disabled=${state === "disconnected" || watching}
+          .reason=${watching ? s.placeholderWatching : undefined}
           @composer-submit=${(e: ComposerSubmitEvent) => void this.send(e.text, { images: e.images, mode: e.mode })}
           @composer-abort=${() => void this.abort()}
           @composer-restore=${() => void this.restoreQueue()}
         ></pi-composer>
-        ${widgets.filter(([, w]) => w.placement === "belowEditor").map(([key, w]) => widget(key, w.lines))}
+        ${widgetsView(snapshot, "belowEditor")}
       </div>
     `;
   }
@@ -405,31 +433,67 @@ export class PiChat extends LitElement {
   /**
    * Sends a message as the composer does: fires `pi-send`, then (unless cancelled) prompts, or
    * queues as steer / follow-up while a run is in progress. Re-pins the view to the bottom.
+   * Before the chat is connected (no client yet, connecting, reconnecting) the message waits,
+   * shown as "Sending when connected…", and goes once connected; a chat that cannot send (it
+   * watches, or its connection closed for good) and a send that fails give the text back to the
+   * composer. Resolves once pi answered, or the text was given back.
    */
   async send(
     text: string,
     options: { images?: PiSendEvent["images"]; mode?: SendMode } = {},
   ): Promise<void> {
-    const running = this.#connection.snapshot?.isRunning ?? false;
-    const mode = running
-      ? options.mode === "prompt"
-        ? "followUp"
-        : (options.mode ?? "followUp")
-      : "prompt";
+    const mode = deliveryMode(options.mode, this.#connection.snapshot?.isRunning ?? false);
     const images = options.images ?? [];
     this.#scroll.pin();
     if (!this.dispatchEvent(new PiSendEvent(text, images, mode))) return;
     const client = this.connection?.client;
-    if (client === undefined) return;
-    const queued = images.length ? { images } : {};
+    const sent = this.#outbox.add({ text, images, mode: options.mode, client });
+    this.#dispatchOutbox();
+    await sent;
+  }
+
+  // Hands waiting messages to pi once it can take them; gives them back to the composer when
+  // this chat cannot send (text the user typed is never dropped).
+  #dispatchOutbox(): void {
+    if (this.#outbox.waiting.length === 0) return;
+    // Before the first render there is no composer to give them to: after it (updated()).
+    if (this.composer === null) return;
+    if (this.#status.status === "disconnected" || this.#control.watching) {
+      this.#giveBack(this.#outbox.take());
+      return;
+    }
+    // A message for a connection the page has since replaced (another conversation) is not
+    // sent there: it goes back to the composer.
+    const current = this.connection?.client;
+    this.#giveBack(this.#outbox.take((m) => m.client !== undefined && m.client !== current));
+    const ready = (): boolean =>
+      this.connection?.client !== undefined &&
+      this.#status.status === "connected" &&
+      !this.#control.watching;
+    void this.#outbox.flush(ready, (message, follows) => this.#deliver(message, follows));
+  }
+
+  async #deliver(message: OutgoingMessage, follows: boolean): Promise<void> {
+    const client = this.connection?.client;
+    if (client === undefined) return this.#giveBack([message]);
+    // What the user sees decides, as it did for the composer's own mode: the client's run lasts
+    // until pi settled, and a follow-up sent after the answer ended would wait in pi's queue.
+    const running = this.#connection.snapshot?.isRunning ?? false;
     try {
-      if (mode === "prompt") await this.#dialogReady();
-      if (mode === "steer") await client.steer(text, queued);
-      else if (mode === "followUp") await client.followUp(text, queued);
-      else await client.prompt(text, queued);
+      await deliver(client, message, running, follows, () => this.#dialogReady());
     } catch (error) {
+      this.#giveBack([message]);
       this.dispatchEvent(new PiErrorEvent("send", error));
     }
+  }
+
+  // Puts texts (and their images) back into the composer, before what is typed there now.
+  #giveBack(messages: readonly OutgoingMessage[]): void {
+    if (messages.length === 0) return;
+    this.composer?.restore(
+      messages.map((m) => m.text),
+      messages.flatMap((m) => m.images),
+    );
   }
 
   /** Aborts the run (fires `pi-abort` first). */
@@ -448,7 +512,7 @@ export class PiChat extends LitElement {
    */
   async takeControl(): Promise<void> {
     try {
-      await this.#control.take();
+      await this.#control.takeControl();
     } catch (error) {
       this.dispatchEvent(new PiErrorEvent("take-control", error));
     }
@@ -462,11 +526,7 @@ export class PiChat extends LitElement {
     try {
       const removed = await client.clearQueue();
       const texts = [...(removed?.steering ?? []), ...(removed?.followUp ?? [])];
-      const composer = this.composer;
-      if (composer && texts.length) {
-        composer.setText([...texts, composer.value].filter((t) => t !== "").join("\n\n"));
-        composer.focus();
-      }
+      if (texts.length) this.composer?.restore(texts);
     } catch (error) {
       this.dispatchEvent(new PiErrorEvent("restore-queue", error));
     }
@@ -479,88 +539,6 @@ export class PiChat extends LitElement {
     await this.updateComplete;
     await this.renderRoot.querySelector("pi-dialog")?.updateComplete;
   }
-
-  // Context usage for the status bar: after each run and each session change.
-  #loadStats(): void {
-    const client = this.connection?.client;
-    if (
-      client === undefined ||
-      client.signal.aborted ||
-      !client.capabilities.supports("get_session_stats")
-    )
-      return;
-    client.getSessionStats({ timeoutMs: 10_000 }).catch(() => {
-      // Context usage is optional decoration: a failed refresh leaves the old figure.
-    });
-  }
-
-  #notifyFor(client: PiClient | undefined): void {
-    if (this.#notifier?.client === client) return;
-    this.#notifier?.notifier.dispose();
-    this.#notifier =
-      client === undefined
-        ? undefined
-        : { client, notifier: new RunNotifier(client, { strings: () => this.#locale.strings }) };
-  }
-
-  // Who is in control, and the way to take it unless this connection may only watch.
-  #watchBar(): unknown {
-    const s = this.#locale.strings;
-    const control = this.#control.control;
-    const readOnly = control?.you.readOnly ?? false;
-    const holder = control?.controller?.label;
-    const line = readOnly
-      ? s.watchingReadOnly
-      : holder === undefined
-        ? s.watchingNobody
-        : format(s.watching, { name: holder });
-    return html`<div part="watch-bar" class="watch" role="status">
-      <span>${line}</span>
-      ${
-        readOnly
-          ? nothing
-          : html`<button part="take-control-button" @click=${() => void this.takeControl()}>${s.takeControl}</button>`
-      }
-    </div>`;
-  }
-
-  // Offered until the user has decided: browsers only ask from a click.
-  #notifyButton(): unknown {
-    if (!this.notify || RunNotifier.permission !== "default") return nothing;
-    const s = this.#locale.strings;
-    return html`<button
-      part="notify-button"
-      class="notify"
-      title=${s.notifyEnableHint}
-      @click=${async () => {
-        await RunNotifier.requestPermission();
-        this.requestUpdate();
-      }}
-    >${icons.bell}<span>${s.notifyEnable}</span></button>`;
-  }
-}
-
-function widget(key: string, lines: readonly string[]): unknown {
-  return html`<div part="widget" class="widget" data-key=${key}>${lines.map((line) => html`<div>${line}</div>`)}</div>`;
-}
-
-const bashMessages = new WeakMap<BashRun, BashExecutionMessage>();
-
-// One message object per run snapshot, so an unchanged run is not rendered again.
-function bashMessage(run: BashRun): BashExecutionMessage {
-  let message = bashMessages.get(run);
-  if (message !== undefined) return message;
-  message = {
-    role: "bashExecution" as const,
-    command: run.command,
-    output: run.output,
-    exitCode: run.result?.exitCode,
-    cancelled: run.result?.cancelled ?? false,
-    truncated: run.result?.truncated ?? false,
-    timestamp: 0,
-  };
-  bashMessages.set(run, message);
-  return message;
 }
 
 declare global {

@@ -1,8 +1,8 @@
 import type { ImageContent } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import type { SendMode } from "../../internal/events.ts";
-import { imageUrl } from "../../internal/format.ts";
-import { en, format, type PiStrings } from "../../internal/i18n.ts";
+import { imageUrl } from "../../internal/i18n/format.ts";
+import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import type { PiSlashMenu } from "../slash-menu/pi-slash-menu.ts";
@@ -54,6 +54,7 @@ export class PiComposer extends LitElement {
     running: { type: Boolean },
     strings: { attribute: false },
     disabled: { type: Boolean },
+    reason: { type: String },
     attachments: { state: true },
     dragging: { state: true },
   };
@@ -62,8 +63,10 @@ export class PiComposer extends LitElement {
   declare running: boolean;
   /** UI strings. */
   declare strings: PiStrings;
-  /** Disables sending (no connection). */
+  /** Disables sending (the text stays editable, nothing is cleared). */
   declare disabled: boolean;
+  /** Why sending is disabled, shown as the placeholder and on the send button. */
+  declare reason: string | undefined;
   /** @internal */
   declare attachments: readonly Attachment[];
   /** @internal */
@@ -95,6 +98,19 @@ export class PiComposer extends LitElement {
     input.value = text;
     input.setSelectionRange(text.length, text.length);
     this.#autosize();
+  }
+
+  /**
+   * Gives back text that could not be sent (and its images): put before what is typed now,
+   * separated by blank lines, with the caret at the end.
+   */
+  restore(texts: readonly string[], images: readonly ImageContent[] = []): void {
+    this.setText([...texts, this.value].filter((t) => t !== "").join("\n\n"));
+    if (images.length > 0) {
+      const back = images.map((image, i) => ({ ...image, name: `${i + 1}` }));
+      this.attachments = [...back, ...this.attachments];
+    }
+    this.focus();
   }
 
   /** The slash-command menu. */
@@ -136,12 +152,12 @@ export class PiComposer extends LitElement {
         rows="1"
         aria-label=${s.composerLabel}
         aria-describedby="help"
-        placeholder=${this.running ? s.placeholderRunning : s.placeholder}
+        placeholder=${this.disabled && this.reason ? this.reason : this.running ? s.placeholderRunning : s.placeholder}
         @keydown=${this.#onKeyDown}
         @input=${this.#autosize}
         @paste=${this.#onPaste}
       ></textarea>
-      <span id="help" class="sr-only">${s.keyboardHelp}</span>
+      <span id="help" class="sr-only">${this.disabled && this.reason ? `${this.reason}. ` : ""}${s.keyboardHelp}</span>
       <div class="actions">
         <input id="file" type="file" accept="image/*" multiple hidden @change=${this.#onPick} />
         <button part="attach-button" aria-label=${s.attachImage} title=${s.attachImage} @click=${() => this.renderRoot.querySelector<HTMLInputElement>("#file")?.click()}>+</button>
@@ -151,7 +167,7 @@ export class PiComposer extends LitElement {
             ? html`<button part="stop-button" class="danger" @click=${() => this.dispatchEvent(new Event("composer-abort"))}>${s.stop}</button>
               <button part="steer-button" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
               <button part="send-button" class="primary" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
-            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
+            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} title=${(this.disabled && this.reason) || nothing} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
         }
       </div>
     </div>`;

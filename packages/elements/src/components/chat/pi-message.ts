@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type TemplateResult } from "lit";
-import { textOf } from "../../internal/format.ts";
-import { en, type PiStrings, resolveLang } from "../../internal/i18n.ts";
+import { textOf } from "../../internal/i18n/format.ts";
+import { en, type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";

@@ -1,9 +1,9 @@
 import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { ImageContent, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
-import { formatSeconds, imageUrl, textOf } from "../../internal/format.ts";
-import { highlightLater } from "../../internal/highlight-later.ts";
-import { en, format, type PiStrings } from "../../internal/i18n.ts";
+import { formatSeconds, imageUrl, textOf } from "../../internal/i18n/format.ts";
+import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { highlightLater } from "../../internal/markdown/highlight-later.ts";
 import type { ToolRenderContext, ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";

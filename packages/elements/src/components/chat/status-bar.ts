@@ -1,11 +1,11 @@
 /** The status line of `<pi-chat>`: connection, model, thinking, run state, usage and extension statuses. */
-import type { SessionSnapshot } from "@pi-kit/client";
+import type { PiClient, SessionSnapshot } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import type { ConnectionStatus } from "../../internal/connection-status.ts";
-import { formatCost, formatTokens } from "../../internal/format.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
+import { formatCost, formatTokens } from "../../internal/i18n/format.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
+import type { ConnectionText } from "./connection-text.ts";
 
 interface Totals {
   input: number;
@@ -41,10 +41,10 @@ export class UsageTotals {
   }
 }
 
-/** Renders the status bar. */
+/** Renders the status bar; `connection` says where the connection stands, in words. */
 export function statusBar(
   snapshot: SessionSnapshot | undefined,
-  connection: ConnectionStatus,
+  connection: ConnectionText,
   totals: Totals,
   s: PiStrings,
   actions: unknown = nothing,
@@ -52,15 +52,8 @@ export function statusBar(
   const state = snapshot?.state;
   const retry = snapshot?.retry;
   const context = snapshot?.contextUsage;
-  const label = {
-    connected: s.connected,
-    connecting: s.connecting,
-    reconnecting: s.reconnecting,
-    disconnected: s.disconnected,
-    none: s.noClient,
-  }[connection];
   return html`<div part="status-bar" class="status-bar" role="group" aria-label=${s.status}>
-    <span class=${`conn ${connection}`}><span class="dot" aria-hidden="true"></span>${label}</span>
+    <span class=${`conn ${connection.status}`}><span class="dot" aria-hidden="true"></span>${connection.label}</span>
     ${
       state?.model
         ? html`<span class="model" title=${`${s.modelLabel}: ${state.model.provider}/${state.model.id}`}
@@ -94,4 +87,17 @@ export function statusBar(
     ${totals.cost > 0 ? html`<span>${format(s.cost, { currency: "$", cost: formatCost(totals.cost) })}</span>` : nothing}
     ${actions}
   </div>`;
+}
+
+/** Asks pi for the session's context usage, which the status bar shows once it is known. */
+export function loadContextUsage(client: PiClient | undefined): void {
+  if (
+    client === undefined ||
+    client.signal.aborted ||
+    !client.capabilities.supports("get_session_stats")
+  )
+    return;
+  client.getSessionStats({ timeoutMs: 10_000 }).catch(() => {
+    // Context usage is optional decoration: a failed refresh leaves the old figure.
+  });
 }

@@ -1,4 +1,5 @@
 import type { DialogRequest } from "@pi-kit/protocol";
+import { CANCELABLE_EVENT, PI_EVENT } from "../../internal/events.ts";
 
 /** Why a dialog is being cancelled: the user chose to, or its time ran out. */
 export type DialogCancelReason = "user" | "timeout";
@@ -15,7 +16,7 @@ export class PiDialogAnswerEvent extends Event {
   readonly value: string | boolean;
 
   constructor(request: DialogRequest, value: string | boolean) {
-    super("pi-dialog-answer", { bubbles: true, composed: true, cancelable: true });
+    super("pi-dialog-answer", CANCELABLE_EVENT);
     this.request = request;
     this.value = value;
   }
@@ -32,7 +33,7 @@ export class PiDialogCancelEvent extends Event {
   readonly reason: DialogCancelReason;
 
   constructor(request: DialogRequest, reason: DialogCancelReason) {
-    super("pi-dialog-cancel", { bubbles: true, composed: true, cancelable: reason === "user" });
+    super("pi-dialog-cancel", { ...PI_EVENT, cancelable: reason === "user" });
     this.request = request;
     this.reason = reason;
   }

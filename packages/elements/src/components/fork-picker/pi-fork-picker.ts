@@ -1,12 +1,14 @@
-import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { ForkMessage } from "@pi-kit/protocol";
-import { html, LitElement } from "lit";
+import { html } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
-import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
-import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import {
+  ConnectionController,
+  refreshOnChanges,
+} from "../../internal/controllers/connection-controller.ts";
+import { CANCELABLE_EVENT, PI_EVENT } from "../../internal/events.ts";
+import { format } from "../../internal/i18n/i18n.ts";
+import { PickerElement } from "../../internal/picker-element.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -19,7 +21,7 @@ export class PiForkEvent extends Event {
   readonly message: ForkMessage;
 
   constructor(message: ForkMessage) {
-    super("pi-fork", { bubbles: true, composed: true, cancelable: true });
+    super("pi-fork", CANCELABLE_EVENT);
     this.message = message;
   }
 }
@@ -33,7 +35,7 @@ export class PiForkedEvent extends Event {
   readonly cancelled: boolean;
 
   constructor(entryId: string, text: string, cancelled: boolean) {
-    super("pi-forked", { bubbles: true, composed: true });
+    super("pi-forked", PI_EVENT);
     this.entryId = entryId;
     this.text = text;
     this.cancelled = cancelled;
@@ -64,30 +66,18 @@ export class PiForkedEvent extends Event {
  * @csspart cancel-button - Backs out.
  * @cssproperty [--max-height=20rem] - Height before the list scrolls.
  */
-export class PiForkPicker extends LitElement {
+export class PiForkPicker extends PickerElement {
   static override styles = [tokenStyles, baseStyles, listStyles, confirmStyles, forkPickerStyles];
   static override properties = {
-    client: { attribute: false },
-    session: { attribute: false },
     messages: { attribute: false },
-    strings: { attribute: false },
-    theme: { type: String, reflect: true },
     noConfirm: { type: Boolean, attribute: "no-confirm" },
     active: { state: true },
     busy: { state: true },
     confirming: { state: true },
   };
 
-  /** The client to ask and fork. */
-  declare client: PiClient | undefined;
-  /** Unused without a client; accepted so the element fits a provider. */
-  declare session: SessionModel | undefined;
   /** The messages to offer; loaded from the client when there is one. */
   declare messages: readonly ForkMessage[] | undefined;
-  /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
-  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
-  declare theme: "light" | "dark" | "auto" | undefined;
   /** Forks at once, without asking first (for a page that asks in its own way). */
   declare noConfirm: boolean;
   /** The highlighted message. */
@@ -98,8 +88,6 @@ export class PiForkPicker extends LitElement {
   readonly #connection = new ConnectionController(this, {
     changed: refreshOnChanges(() => void this.refresh()),
   });
-  readonly #typeahead = new Typeahead();
-  readonly #locale = new LocaleController(this);
   #focusPending: "confirm" | "list" | undefined;
 
   constructor() {
@@ -162,7 +150,7 @@ export class PiForkPicker extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     const messages = this.messages ?? [];
     if (messages.length === 0)
       return html`<p part="empty" class="empty" role="status">${this.busy ? s.loading : s.forkEmpty}</p>`;
@@ -221,19 +209,11 @@ export class PiForkPicker extends LitElement {
       this.choose(message);
       return;
     }
-    const next =
-      moveIndex(event.key, this.active, messages.length) ??
-      this.#typeahead.match(
-        event,
-        messages.map((m) => m.text),
-        this.active,
-      );
+    const labels = messages.map((m) => m.text);
+    const next = this.navigate(event, this.active, messages.length, { labels });
     if (next === undefined) return;
-    event.preventDefault();
     this.active = next;
-    void this.updateComplete.then(() =>
-      this.renderRoot.querySelector(`#fork-${next}`)?.scrollIntoView({ block: "nearest" }),
-    );
+    this.reveal(`fork-${next}`);
   }
 }
 

@@ -1,10 +1,14 @@
 import { html, LitElement, type PropertyValues } from "lit";
 import { guard } from "lit/directives/guard.js";
-import { highlightLater } from "../../internal/highlight-later.ts";
-import { en, format, type PiStrings } from "../../internal/i18n.ts";
-import { renderBlock, renderMarkdown } from "../../internal/markdown.ts";
-import { MarkdownBlocks, startsList } from "../../internal/markdown-blocks.ts";
-import { loadCompletion, loadMarkdown, markdownLexer } from "../../internal/markdown-loader.ts";
+import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { highlightLater } from "../../internal/markdown/highlight-later.ts";
+import { renderBlock, renderMarkdown } from "../../internal/markdown/markdown.ts";
+import { MarkdownBlocks, startsList } from "../../internal/markdown/markdown-blocks.ts";
+import {
+  loadCompletion,
+  loadMarkdown,
+  markdownLexer,
+} from "../../internal/markdown/markdown-loader.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { markdownContentStyles, syntaxStyles } from "./pi-markdown.styles.ts";
@@ -129,7 +133,7 @@ export class PiMarkdown extends LitElement {
       if (block.querySelector("[data-src]") !== null) {
         // Loaded on the first image: most messages have none.
         const { imageHosts, strings } = this;
-        void import("../../internal/remote-images.ts").then(({ fillImages }) =>
+        void import("../../internal/markdown/remote-images.ts").then(({ fillImages }) =>
           fillImages(block, imageHosts, (host) => format(strings.loadImage, { host })),
         );
       }

@@ -1,11 +1,11 @@
-import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { Model } from "@pi-kit/protocol";
-import { html, LitElement, nothing } from "lit";
+import { html, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
+import { CANCELABLE_EVENT } from "../../internal/events.ts";
+import { format } from "../../internal/i18n/i18n.ts";
+import { PickerElement } from "../../internal/picker-element.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -16,7 +16,7 @@ export class PiModelChangeEvent extends Event {
   readonly model: Model;
 
   constructor(model: Model) {
-    super("pi-model-change", { bubbles: true, composed: true, cancelable: true });
+    super("pi-model-change", CANCELABLE_EVENT);
     this.model = model;
   }
 }
@@ -36,31 +36,19 @@ const keyOf = (model: Pick<Model, "provider" | "id">): string => `${model.provid
  * @csspart status - Loading and error text.
  * @cssstate busy - Loading or switching.
  */
-export class PiModelPicker extends LitElement {
+export class PiModelPicker extends PickerElement {
   static override styles = [tokenStyles, baseStyles, pickerStyles];
   static override properties = {
-    client: { attribute: false },
-    session: { attribute: false },
     models: { attribute: false },
-    strings: { attribute: false },
     hideLabel: { type: Boolean, attribute: "hide-label" },
-    theme: { type: String, reflect: true },
     busy: { state: true },
     error: { state: true },
   };
 
-  /** The client to ask and switch. */
-  declare client: PiClient | undefined;
-  /** A session model to read the current model from when there is no client. */
-  declare session: SessionModel | undefined;
   /** The models to offer; loaded from the client when unset. */
   declare models: readonly Model[] | undefined;
-  /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
   /** Keeps the label for screen readers only. */
   declare hideLabel: boolean;
-  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
-  declare theme: "light" | "dark" | "auto" | undefined;
   declare busy: boolean;
   declare error: string | undefined;
 
@@ -72,7 +60,6 @@ export class PiModelPicker extends LitElement {
   #loaded: readonly Model[] = [];
   /** The model just chosen here, shown until pi's state reports it. */
   #chosen: Model | undefined;
-  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -121,7 +108,7 @@ export class PiModelPicker extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     const models = this.models ?? this.#loaded;
     const current = this.value;
     const list =
@@ -149,7 +136,7 @@ export class PiModelPicker extends LitElement {
   }
 
   #status(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     if (this.error !== undefined)
       return html`<span part="status" class="status error" role="alert">${format(s.loadFailed, { error: this.error })}</span>`;
     return this.busy

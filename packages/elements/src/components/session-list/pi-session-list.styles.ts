@@ -188,6 +188,46 @@ export const sessionListStyles = css`
   .confirm {
     margin-top: 0;
   }
+  /* A conversation's other versions hang under its title, on a thread line. */
+  .forks {
+    list-style: none;
+    margin: 0 0 0.3em;
+    margin-inline-start: 0.9em;
+    padding: 0;
+    border-inline-start: 2px solid var(--_color-border);
+  }
+  .fork {
+    display: flex;
+    align-items: baseline;
+    gap: 0.4em;
+    width: 100%;
+    min-width: 0;
+    text-align: start;
+    border: 0;
+    background: transparent;
+    padding-block: 0.25em;
+    padding-inline: 0.6em;
+    font-size: 0.85em;
+    color: var(--_color-muted);
+    border-radius: inherit;
+  }
+  .fork:hover {
+    color: var(--_color-fg);
+  }
+  .fork:focus-visible {
+    outline-offset: -2px;
+  }
+  .fork-title {
+    flex: 1;
+    min-width: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .fork time {
+    flex: none;
+    font-size: 0.9em;
+  }
   .more {
     display: block;
     width: 100%;

@@ -1,15 +1,16 @@
-import type { PiClient, SessionHistory, SessionModel, SessionSummary } from "@pi-kit/client";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import type { PiClient, SessionHistory, SessionSummary } from "@pi-kit/client";
+import { html, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { repeat } from "lit/directives/repeat.js";
-import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
-import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
+import { focusConfirmBar } from "../../internal/confirm-bar.ts";
+import {
+  ConnectionController,
+  refreshOnChanges,
+} from "../../internal/controllers/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
+import { format } from "../../internal/i18n/i18n.ts";
 import { icons } from "../../internal/icons.ts";
-import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
-import { fullDate, relativeTime } from "../../internal/relative-time.ts";
+import { PickerElement } from "../../internal/picker-element.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -21,7 +22,8 @@ import {
   PiSessionRenameEvent,
   PiSessionSelectEvent,
 } from "./session-list-events.ts";
-import { mergeFirstPage } from "./session-pages.ts";
+import { failureText, isEmptySession, listFooter, withPage } from "./session-pages.ts";
+import { sessionRow } from "./session-row.ts";
 
 /** How often relative times ("5 min ago") are brought up to date. */
 const CLOCK_MS = 30_000;
@@ -34,7 +36,7 @@ const FILTER_DELAY_MS = 200;
  * list scrolls (a history of thousands loads a page at a time). It reads and changes any
  * `SessionHistory`, such as `BridgeSessionHistory` from `@pi-kit/client`, and says with events
  * which conversation to open; the page opens it. Entries whose files are damaged are listed
- * with the reason. Given a `client` (or inside a `<pi-provider>`), it refreshes after each run and
+ * with the reason; a forked one lists its other versions (pi's other files of it) under its row. Given a `client` (or inside a `<pi-provider>`), it refreshes after each run and
  * session change, so titles and times stay current.
  *
  * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move between conversations; Enter opens; F2
@@ -58,6 +60,9 @@ const FILTER_DELAY_MS = 200;
  * @csspart time - When it was last active.
  * @csspart badge - The "running" badge.
  * @csspart damaged - Why a damaged conversation could not be read in full.
+ * @csspart forks - The list of a conversation's other versions (its other session files).
+ * @csspart fork-button - Opens one of those versions.
+ * @csspart fork-title - A version's title.
  * @csspart actions - The rename and delete buttons of a row.
  * @csspart rename-button - Starts renaming.
  * @csspart delete-button - Asks to delete.
@@ -72,16 +77,12 @@ const FILTER_DELAY_MS = 200;
  * @cssproperty [--pi-color-warning=#7a5200] - Damaged entries.
  * @cssstate loading - A page is loading.
  */
-export class PiSessionList extends LitElement {
+export class PiSessionList extends PickerElement {
   static override styles = [tokenStyles, baseStyles, confirmStyles, sessionListStyles];
   static override properties = {
     history: { attribute: false },
-    client: { attribute: false },
-    session: { attribute: false },
     selected: { type: String, reflect: true },
     pageSize: { type: Number, attribute: "page-size" },
-    strings: { attribute: false },
-    theme: { type: String, reflect: true },
     sessions: { state: true },
     loading: { state: true },
     error: { state: true },
@@ -95,16 +96,10 @@ export class PiSessionList extends LitElement {
   declare history: SessionHistory | undefined;
   /** The client of the open conversation (optional): the list refreshes after its runs and session changes. */
   declare client: PiClient | undefined;
-  /** Unused; accepted so the element fits a provider. */
-  declare session: SessionModel | undefined;
   /** The name of the open conversation (marked `aria-current`). */
   declare selected: string | undefined;
   /** Conversations per page. */
   declare pageSize: number;
-  /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
-  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
-  declare theme: "light" | "dark" | "auto" | undefined;
   /** The conversations loaded so far, newest activity first. */
   declare sessions: readonly SessionSummary[];
   declare loading: boolean;
@@ -114,14 +109,12 @@ export class PiSessionList extends LitElement {
   declare filter: string;
   declare failure: string | undefined;
 
-  readonly #locale = new LocaleController(this);
   readonly #connection = new ConnectionController(this, {
     changed: refreshOnChanges(() => {
       if (this.#loadedOnce) void this.refresh();
     }),
   });
   readonly #internals = this.attachInternals();
-  readonly #typeahead = new Typeahead();
   #nextCursor: string | null = null;
   #request: AbortController | undefined;
   #loadedOnce = false;
@@ -165,7 +158,8 @@ export class PiSessionList extends LitElement {
     this.failure = undefined;
     try {
       const session = await history.create();
-      this.sessions = [session, ...this.sessions.filter((s) => s.name !== session.name)];
+      if (!isEmptySession(session))
+        this.sessions = [session, ...this.sessions.filter((s) => s.name !== session.name)];
       this.#choose(session, true);
     } catch (error) {
       this.#failed("create", error);
@@ -184,7 +178,7 @@ export class PiSessionList extends LitElement {
     try {
       this.#replace(await history.rename(name, trimmed));
     } catch (error) {
-      this.#failed("rename", error, session.title || this.#locale.strings.sessionsUntitled);
+      this.#failed("rename", error, session.title || this.locale.strings.sessionsUntitled);
     }
   }
 
@@ -198,7 +192,7 @@ export class PiSessionList extends LitElement {
     try {
       await history.delete(name);
     } catch (error) {
-      this.#failed("delete", error, session.title || this.#locale.strings.sessionsUntitled);
+      this.#failed("delete", error, session.title || this.locale.strings.sessionsUntitled);
       return;
     }
     const index = this.sessions.findIndex((s) => s.name === name);
@@ -247,7 +241,7 @@ export class PiSessionList extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     const roving = this.#rovingName();
     return html`<div part="header" class="header">
         <button part="new-button" class="primary new" @click=${() => void this.create()}>
@@ -300,107 +294,37 @@ export class PiSessionList extends LitElement {
   }
 
   #row(session: SessionSummary, roving: boolean): unknown {
-    const s = this.#locale.strings;
-    const title = session.title || s.sessionsUntitled;
-    const tab = roving ? "0" : "-1";
-    const selected = session.name === this.selected;
-    const classes = [
-      "item",
-      selected ? "selected" : "",
-      session.state === "running" ? "running" : "",
-      session.damaged ? "damaged" : "",
-    ].join(" ");
-    if (this.editing === session.name)
-      return html`<li part="item" class=${classes} data-name=${session.name}>
-        <input
-          part="rename-input"
-          class="rename"
-          type="text"
-          aria-label=${format(s.sessionsRenameLabel, { title })}
-          .value=${session.title}
-          @keydown=${(e: KeyboardEvent) => this.#onRenameKey(e, session)}
-          @blur=${(e: FocusEvent) => this.#finishRename(session, (e.target as HTMLInputElement).value)}
-        />
-      </li>`;
-    if (this.confirming === session.name)
-      return html`<li part="item" class=${classes} data-name=${session.name}>
-        ${confirmBar({
-          text: format(s.sessionsDeleteConfirm, { title }),
-          confirm: s.sessionsDeleteAction,
-          cancel: s.dialogCancel,
-          destructive: true,
-          onConfirm: () => this.#confirmDelete(session.name),
-          onCancel: () => this.#cancelConfirm(session.name),
-        })}
-      </li>`;
-    const time = relativeTime(session.lastActivity, this.#now, this.#locale.lang, s.justNow);
-    const details = [
-      fullDate(session.lastActivity, this.#locale.lang),
-      format(s.sessionsMessages, { count: session.messageCount }),
-    ].join(" · ");
-    return html`<li part="item" class=${classes} data-name=${session.name}>
-      <button
-        part="open-button"
-        class="open"
-        tabindex=${tab}
-        aria-current=${selected ? "true" : "false"}
-        aria-describedby="hint"
-        title=${details}
-        @click=${() => this.#choose(session)}
-        @focus=${() => this.#setActive(session.name)}
-      >
-        <span part="title" class="title">${title}</span>
-        <span class="meta">
-          ${time === undefined ? nothing : html`<time part="time" datetime=${session.lastActivity}>${time}</time>`}
-          ${session.state === "running" ? html`<span part="badge" class="badge">${s.sessionsRunning}</span>` : nothing}
-        </span>
-        ${
-          session.damaged
-            ? html`<span part="damaged" class="damaged-reason">${icons.warning}${format(s.sessionsDamaged, { reason: session.damaged })}</span>`
-            : nothing
-        }
-      </button>
-      <span part="actions" class="actions">
-        <button
-          part="rename-button"
-          class="icon"
-          tabindex=${tab}
-          aria-label=${format(s.sessionsRename, { title })}
-          title=${format(s.sessionsRename, { title })}
-          @click=${() => this.#startRename(session.name)}
-        >${icons.pencil}</button>
-        <button
-          part="delete-button"
-          class="icon"
-          tabindex=${tab}
-          aria-label=${format(s.sessionsDelete, { title })}
-          title=${format(s.sessionsDelete, { title })}
-          @click=${() => this.#startConfirm(session.name)}
-        >${icons.trash}</button>
-      </span>
-    </li>`;
+    const name = session.name;
+    return sessionRow(session, {
+      mode: this.editing === name ? "rename" : this.confirming === name ? "confirm" : "view",
+      roving,
+      selected: name === this.selected,
+      now: this.#now,
+      lang: this.locale.lang,
+      strings: this.locale.strings,
+      open: (fork) => this.#choose(session, false, fork),
+      focused: () => this.#setActive(name),
+      startRename: () => this.#startRename(name),
+      finishRename: (title) => this.#finishRename(session, title),
+      startDelete: () => this.#startConfirm(name),
+      confirmDelete: () => this.#confirmDelete(name),
+      cancelDelete: () => this.#cancelConfirm(name),
+    });
   }
 
   #footer(): unknown {
-    const s = this.#locale.strings;
-    if (this.error !== undefined)
-      return html`<div part="status" class="status error" role="alert">
-        <span>${format(s.loadFailed, { error: this.error })}</span>
-        <button @click=${() => void this.#load(this.#loadedOnce ? "more" : "reset")}>${s.retry}</button>
-      </div>`;
-    if (this.#nextCursor !== null)
-      return html`<button part="more-button" class="more" ?disabled=${this.loading} @click=${() => void this.loadMore()}>
-        ${this.loading ? s.loading : s.sessionsMore}
-      </button>`;
-    if (this.loading && this.sessions.length === 0)
-      return html`<p part="status" class="status">${s.loading}</p>`;
-    if (this.#loadedOnce && this.sessions.length === 0)
-      return html`<p part="status" class="status">${
-        this.filter.trim()
-          ? format(s.sessionsNoMatch, { query: this.filter.trim() })
-          : s.sessionsEmpty
-      }</p>`;
-    return nothing;
+    return listFooter({
+      strings: this.locale.strings,
+      error: this.error,
+      more: this.#nextCursor !== null,
+      loading: this.loading,
+      count: this.sessions.length,
+      loaded: this.#loadedOnce,
+      filter: this.filter.trim(),
+      open: Boolean(this.selected),
+      retry: () => void this.#load(this.#loadedOnce ? "more" : "reset"),
+      loadMore: () => void this.loadMore(),
+    });
   }
 
   async #load(mode: "reset" | "refresh" | "more"): Promise<void> {
@@ -422,24 +346,22 @@ export class PiSessionList extends LitElement {
         signal: request.signal,
       });
       if (request.signal.aborted) return;
-      if (mode === "more") {
-        const known = new Set(this.sessions.map((s) => s.name));
-        this.sessions = [...this.sessions, ...page.sessions.filter((s) => !known.has(s.name))];
-        this.#nextCursor = page.nextCursor;
-      } else {
-        const merged =
-          mode === "refresh" && this.#loadedOnce
-            ? mergeFirstPage(this.sessions, this.#nextCursor, page)
-            : { sessions: [...page.sessions], nextCursor: page.nextCursor };
-        this.sessions = merged.sessions;
-        this.#nextCursor = merged.nextCursor;
-      }
+      const next = withPage(
+        mode === "refresh" && !this.#loadedOnce ? "reset" : mode,
+        {
+          sessions: this.sessions,
+          nextCursor: this.#nextCursor,
+        },
+        page,
+      );
+      this.sessions = next.sessions;
+      this.#nextCursor = next.nextCursor;
       this.#loadedOnce = true;
       if (mode !== "refresh")
         this.#announcement = query
           ? this.sessions.length
-            ? format(this.#locale.strings.sessionsCount, { count: this.sessions.length })
-            : format(this.#locale.strings.sessionsNoMatch, { query })
+            ? format(this.locale.strings.sessionsCount, { count: this.sessions.length })
+            : format(this.locale.strings.sessionsNoMatch, { query })
           : "";
     } catch (error) {
       if (request.signal.aborted) return;
@@ -492,17 +414,11 @@ export class PiSessionList extends LitElement {
       return;
     }
     const index = this.sessions.findIndex((s) => s.name === name);
-    const next =
-      moveIndex(event.key, index, this.sessions.length) ??
-      (target.matches("[part=open-button]")
-        ? this.#typeahead.match(
-            event,
-            this.sessions.map((s) => s.title),
-            index,
-          )
-        : undefined);
+    const labels = target.matches("[part=open-button]")
+      ? this.sessions.map((s) => s.title)
+      : undefined;
+    const next = this.navigate(event, index, this.sessions.length, { labels });
     if (next === undefined) return;
-    event.preventDefault();
     const session = this.sessions[next];
     if (session === undefined) return;
     this.#setActive(session.name);
@@ -510,18 +426,6 @@ export class PiSessionList extends LitElement {
     this.requestUpdate();
     // Moving past the last loaded row brings the next page.
     if (next === this.sessions.length - 1 && next === index) void this.loadMore();
-  }
-
-  #onRenameKey(event: KeyboardEvent, session: SessionSummary): void {
-    if (event.isComposing || event.keyCode === 229) return;
-    if (event.key === "Enter") {
-      event.preventDefault();
-      this.#finishRename(session, (event.target as HTMLInputElement).value);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      event.stopPropagation();
-      this.#finishRename(session, undefined);
-    }
   }
 
   #startRename(name: string): void {
@@ -555,9 +459,9 @@ export class PiSessionList extends LitElement {
     this.#focusPending = name;
   }
 
-  #choose(session: SessionSummary, created = false): void {
+  #choose(session: SessionSummary, created = false, fork?: PiSessionSelectEvent["fork"]): void {
     this.#setActive(session.name);
-    if (!this.dispatchEvent(new PiSessionSelectEvent(session, created))) return;
+    if (!this.dispatchEvent(new PiSessionSelectEvent(session, created, fork))) return;
     this.selected = session.name;
   }
 
@@ -595,16 +499,7 @@ export class PiSessionList extends LitElement {
   }
 
   #failed(action: "create" | "rename" | "delete", error: unknown, title = ""): void {
-    const s = this.#locale.strings;
-    const template = {
-      create: s.sessionsCreateFailed,
-      rename: s.sessionsRenameFailed,
-      delete: s.sessionsDeleteFailed,
-    }[action];
-    this.failure = format(template, {
-      title,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    this.failure = failureText(this.locale.strings, action, error, title);
     this.dispatchEvent(new PiErrorEvent(`${action}-session`, error));
   }
 }

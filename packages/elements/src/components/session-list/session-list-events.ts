@@ -1,23 +1,30 @@
-import type { SessionSummary } from "@pi-kit/client";
+import type { SessionFork, SessionSummary } from "@pi-kit/client";
+import { CANCELABLE_EVENT, PI_EVENT } from "../../internal/events.ts";
 
-/** Fired by `<pi-session-list>` when a conversation is chosen; cancel it to keep the selection. */
+/**
+ * Fired by `<pi-session-list>` when a conversation is chosen, or one of its other versions (`fork`:
+ * open the conversation, then switch pi to that file); cancel it to keep the selection.
+ */
 export class PiSessionSelectEvent extends Event {
   /** The conversation chosen. */
   readonly session: SessionSummary;
   /** True when the list has just created it (New chat). */
   readonly created: boolean;
+  /** The session file chosen, when it is not the one the conversation continues. */
+  readonly fork: SessionFork | undefined;
 
-  constructor(session: SessionSummary, created = false) {
-    super("pi-session-select", { bubbles: true, composed: true, cancelable: true });
+  constructor(session: SessionSummary, created = false, fork?: SessionFork) {
+    super("pi-session-select", CANCELABLE_EVENT);
     this.session = session;
     this.created = created;
+    this.fork = fork;
   }
 }
 
 /** Fired by `<pi-session-list>` before it creates a conversation (New chat); cancel it to create it yourself. */
 export class PiSessionCreateEvent extends Event {
   constructor() {
-    super("pi-session-create", { bubbles: true, composed: true, cancelable: true });
+    super("pi-session-create", CANCELABLE_EVENT);
   }
 }
 
@@ -29,7 +36,7 @@ export class PiSessionRenameEvent extends Event {
   readonly title: string;
 
   constructor(session: SessionSummary, title: string) {
-    super("pi-session-rename", { bubbles: true, composed: true, cancelable: true });
+    super("pi-session-rename", CANCELABLE_EVENT);
     this.session = session;
     this.title = title;
   }
@@ -44,7 +51,7 @@ export class PiSessionDeleteEvent extends Event {
   readonly session: SessionSummary;
 
   constructor(session: SessionSummary) {
-    super("pi-session-delete", { bubbles: true, composed: true, cancelable: true });
+    super("pi-session-delete", CANCELABLE_EVENT);
     this.session = session;
   }
 }
@@ -57,7 +64,7 @@ export class PiSessionDeletedEvent extends Event {
   readonly wasSelected: boolean;
 
   constructor(session: SessionSummary, wasSelected: boolean) {
-    super("pi-session-deleted", { bubbles: true, composed: true });
+    super("pi-session-deleted", PI_EVENT);
     this.session = session;
     this.wasSelected = wasSelected;
   }

@@ -2,10 +2,13 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SessionStats } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
-import { formatCost, formatTokens } from "../../internal/format.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import {
+  ConnectionController,
+  refreshOnChanges,
+} from "../../internal/controllers/connection-controller.ts";
+import { LocaleController } from "../../internal/controllers/locale-controller.ts";
+import { formatCost, formatTokens } from "../../internal/i18n/format.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { statsStyles } from "./pi-session-stats.styles.ts";

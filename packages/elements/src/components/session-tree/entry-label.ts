@@ -1,6 +1,6 @@
 import type { AgentMessage, SessionEntry } from "@pi-kit/protocol";
-import { textOf } from "../../internal/format.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
+import { textOf } from "../../internal/i18n/format.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 
 /** Longest summary shown for one entry; the tree is for finding a point, not reading it. */
 const MAX = 120;

@@ -70,4 +70,36 @@ export const treeStyles = css`
   .note:not(:empty) {
     margin-top: 0.3em;
   }
+  .versions {
+    margin-top: 0.6em;
+    padding-top: 0.5em;
+    border-top: 1px solid var(--_color-border);
+  }
+  .versions-title {
+    margin: 0 0 0.3em;
+    font-size: 0.85em;
+    font-weight: 600;
+    color: var(--_color-muted);
+  }
+  .versions ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: flex;
+    flex-direction: column;
+    gap: 0.25em;
+  }
+  .version {
+    display: flex;
+    align-items: baseline;
+    gap: 0.5em;
+    width: 100%;
+    min-width: 0;
+    text-align: start;
+  }
+  .version .count {
+    flex: none;
+    font-size: 0.85em;
+    color: var(--_color-muted);
+  }
 `;

@@ -1,12 +1,16 @@
-import type { PiClient, SessionModel } from "@pi-kit/client";
+import type { PiClient, SessionFork, SessionModel } from "@pi-kit/client";
 import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
-import { ConnectionController, refreshOnChanges } from "../../internal/connection-controller.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
+import {
+  ConnectionController,
+  refreshOnChanges,
+} from "../../internal/controllers/connection-controller.ts";
+import { LocaleController } from "../../internal/controllers/locale-controller.ts";
+import { CANCELABLE_EVENT } from "../../internal/events.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -16,6 +20,7 @@ import { entryLabel } from "./entry-label.ts";
 import { isInternalEntry, withoutEntries } from "./internal-entries.ts";
 import { treeStyles } from "./pi-session-tree.styles.ts";
 import { flattenTree, type TreeRow, visibleRows } from "./tree-rows.ts";
+import { treeVersions } from "./tree-versions.ts";
 
 /**
  * Fired by `<pi-session-tree>` when an entry is chosen (Enter, Space or a click). Cancel it to act
@@ -28,7 +33,7 @@ export class PiTreeSelectEvent extends Event {
   readonly node: SessionTreeNode;
 
   constructor(node: SessionTreeNode) {
-    super("pi-tree-select", { bubbles: true, composed: true, cancelable: true });
+    super("pi-tree-select", CANCELABLE_EVENT);
     this.entry = node.entry;
     this.node = node;
   }
@@ -40,13 +45,17 @@ export class PiTreeSelectEvent extends Event {
  * sends it nested thousands deep, so it is flattened without recursion); only branch points
  * indent. The current leaf is marked. Reloads after each run and each session change.
  *
+ * A fork is a new session file whose tree holds only what it copied: given the conversation's
+ * `forks` (`SessionSummary.forks` from the history), the tree lists its other versions below,
+ * and choosing one switches pi to that file (`switchSession`).
+ *
  * Keyboard: ↑ ↓ Home End PageUp PageDown move; → expands or enters a branch; ← collapses or goes
  * to the parent; Enter or Space chooses the entry (`pi-tree-select`).
  *
  * @tagname pi-session-tree
  * @summary Session tree.
  * @event pi-tree-select - An entry was chosen. {@link PiTreeSelectEvent}
- * @event pi-error - Loading failed (`action` is `load-tree`).
+ * @event pi-error - Loading, branching or switching failed (`action` is `load-tree`, `fork` or `switch-version`).
  * @csspart tree - The tree.
  * @csspart item - One entry row.
  * @csspart toggle - The expand / collapse arrow of a branch.
@@ -54,6 +63,8 @@ export class PiTreeSelectEvent extends Event {
  * @csspart text - The entry's summary.
  * @csspart label - A user label on the entry.
  * @csspart empty - Shown when there is no tree (or pi 0.73.x).
+ * @csspart versions - The conversation's other versions (its other session files).
+ * @csspart version-button - Switches pi to one of them.
  * @cssproperty [--max-height=24rem] - Height before the tree scrolls.
  * @cssproperty [--indent=1.1em] - Indent per level.
  */
@@ -63,6 +74,7 @@ export class PiSessionTree extends LitElement {
     client: { attribute: false },
     session: { attribute: false },
     tree: { attribute: false },
+    forks: { attribute: false },
     leafId: { attribute: "leaf-id" },
     strings: { attribute: false },
     theme: { type: String, reflect: true },
@@ -80,6 +92,8 @@ export class PiSessionTree extends LitElement {
   declare session: SessionModel | undefined;
   /** The tree to show; loaded from the client when there is one. */
   declare tree: readonly SessionTreeNode[] | undefined;
+  /** The conversation's session files (`SessionSummary.forks`): the others are listed below the tree. */
+  declare forks: readonly SessionFork[] | undefined;
   /** The current leaf entry (marked). */
   declare leafId: string | null | undefined;
   /** Overrides for the built-in strings of the resolved language. */
@@ -198,12 +212,13 @@ export class PiSessionTree extends LitElement {
             />${s.treeShowInternal}
           </label>`
         : nothing;
+    const versions = treeVersions(this.forks, s, (fork) => void this.#switchTo(fork), this.busy);
     if (this.#rows.length === 0) {
       const text = this.unsupported ? s.treeUnsupported : this.busy ? s.loading : s.treeEmpty;
-      return html`${toggle}<p part="empty" class="empty" role="status">${text}</p>`;
+      return html`${toggle}<p part="empty" class="empty" role="status">${text}</p>${versions}`;
     }
     return html`${toggle}${this.#tree()}${this.#question()}
-      <p part="note" class="note" role="status">${this.note ?? ""}</p>`;
+      <p part="note" class="note" role="status">${this.note ?? ""}</p>${versions}`;
   }
 
   #question(): unknown {
@@ -239,6 +254,15 @@ export class PiSessionTree extends LitElement {
       // tree reloads on that.
       const result = await client.fork(id);
       this.dispatchEvent(new PiForkedEvent(id, result.text, result.cancelled));
+    });
+  }
+
+  /** Switches pi to another file of the conversation; the tree reloads on `session_changed`. */
+  async #switchTo(fork: SessionFork): Promise<void> {
+    const client = this.#connection.client;
+    if (client === undefined) return;
+    await busyTask(this, "switch-version", async () => {
+      await client.switchSession(fork.file);
     });
   }
 

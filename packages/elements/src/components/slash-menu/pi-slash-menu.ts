@@ -1,11 +1,9 @@
-import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { SlashCommand } from "@pi-kit/protocol";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { ConnectionController } from "../../internal/connection-controller.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
-import { format, type PiStrings } from "../../internal/i18n.ts";
-import { moveIndex } from "../../internal/list-navigation.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import { html, nothing, type PropertyValues } from "lit";
+import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
+import { CANCELABLE_EVENT, PiErrorEvent } from "../../internal/events.ts";
+import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { PickerElement } from "../../internal/picker-element.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -22,7 +20,7 @@ export class PiSlashSelectEvent extends Event {
   readonly command: SlashCommand;
 
   constructor(command: SlashCommand) {
-    super("pi-slash-select", { bubbles: true, composed: true, cancelable: true });
+    super("pi-slash-select", CANCELABLE_EVENT);
     this.command = command;
   }
 }
@@ -63,34 +61,22 @@ const SOURCE_KEYS = {
  * @cssproperty [--max-height=16rem] - Height before the list scrolls.
  * @cssstate open - The menu shows.
  */
-export class PiSlashMenu extends LitElement {
+export class PiSlashMenu extends PickerElement {
   static override styles = [tokenStyles, baseStyles, listStyles, slashMenuStyles];
   static override properties = {
-    client: { attribute: false },
-    session: { attribute: false },
     commands: { attribute: false },
     query: { type: String },
     input: { attribute: false },
-    strings: { attribute: false },
-    theme: { type: String, reflect: true },
     active: { state: true },
     loaded: { state: true },
   };
 
-  /** The client to ask for commands. */
-  declare client: PiClient | undefined;
-  /** Unused without a client; accepted so the element fits a provider. */
-  declare session: SessionModel | undefined;
   /** The commands to offer; loaded from the client on first open when unset. */
   declare commands: readonly SlashCommand[] | undefined;
   /** The text typed after `/`; `undefined` closes the menu. */
   declare query: string | undefined;
   /** A text field to follow (optional; see the class description). */
   declare input: SlashInput | undefined;
-  /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
-  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
-  declare theme: "light" | "dark" | "auto" | undefined;
   /** The highlighted command. */
   declare active: number;
   declare loaded: readonly SlashCommand[] | undefined;
@@ -104,7 +90,6 @@ export class PiSlashMenu extends LitElement {
   #matches: readonly SlashCommand[] = [];
   #announcement = "";
   #announcedLang = "";
-  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -157,11 +142,9 @@ export class PiSlashMenu extends LitElement {
       }
       this.select(command);
     } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && count > 0) {
-      this.active = moveIndex(event.key, this.active, count, true) ?? 0;
+      this.active = this.navigate(event, this.active, count, { wrap: true }) ?? 0;
       this.#announceActive();
-      void this.updateComplete.then(() =>
-        this.renderRoot.querySelector(`#cmd-${this.active}`)?.scrollIntoView({ block: "nearest" }),
-      );
+      this.reveal(`cmd-${this.active}`);
     } else return false;
     event.preventDefault();
     return true;
@@ -206,8 +189,8 @@ export class PiSlashMenu extends LitElement {
     const before = this.#matches;
     this.#matches = this.open ? matchCommands(commands ?? [], this.query ?? "") : [];
     // A new language re-words what the live region says about the same matches.
-    const relabel = this.#locale.lang !== this.#announcedLang;
-    this.#announcedLang = this.#locale.lang;
+    const relabel = this.locale.lang !== this.#announcedLang;
+    this.#announcedLang = this.locale.lang;
     if (
       changed.has("query") ||
       before.length !== this.#matches.length ||
@@ -218,8 +201,8 @@ export class PiSlashMenu extends LitElement {
       if (this.open && commands !== undefined) {
         const first = this.#matches[0];
         this.#announcement = first
-          ? `${format(this.#locale.strings.slashCount, { count: this.#matches.length })}. ${this.#describe(first, 0)}`
-          : this.#locale.strings.slashEmpty;
+          ? `${format(this.locale.strings.slashCount, { count: this.#matches.length })}. ${this.#describe(first, 0)}`
+          : this.locale.strings.slashEmpty;
       } else if (!this.open) this.#announcement = "";
     }
     this.toggleAttribute("open", this.open);
@@ -228,7 +211,7 @@ export class PiSlashMenu extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (!this.open) return live;
     const commands = this.commands ?? this.loaded;
@@ -257,11 +240,11 @@ export class PiSlashMenu extends LitElement {
 
   #source(command: SlashCommand): string {
     const key = SOURCE_KEYS[command.source];
-    return key === undefined ? command.source : this.#locale.strings[key];
+    return key === undefined ? command.source : this.locale.strings[key];
   }
 
   #describe(command: SlashCommand, index: number): string {
-    const counter = format(this.#locale.strings.dialogCounter, {
+    const counter = format(this.locale.strings.dialogCounter, {
       index: index + 1,
       total: this.#matches.length,
     });

@@ -1,10 +1,9 @@
-import type { PiClient, SessionModel } from "@pi-kit/client";
 import type { Model, ThinkingLevel } from "@pi-kit/protocol";
-import { html, LitElement } from "lit";
+import { html } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
-import { ConnectionController } from "../../internal/connection-controller.ts";
-import type { PiStrings } from "../../internal/i18n.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
+import { CANCELABLE_EVENT } from "../../internal/events.ts";
+import { PickerElement } from "../../internal/picker-element.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -16,7 +15,7 @@ export class PiThinkingChangeEvent extends Event {
   readonly level: ThinkingLevel;
 
   constructor(level: ThinkingLevel) {
-    super("pi-thinking-change", { bubbles: true, composed: true, cancelable: true });
+    super("pi-thinking-change", CANCELABLE_EVENT);
     this.level = level;
   }
 }
@@ -47,30 +46,18 @@ export function levelsForModel(model: Model | undefined): readonly ThinkingLevel
  * @csspart label - The visible label.
  * @csspart select - The select.
  */
-export class PiThinkingPicker extends LitElement {
+export class PiThinkingPicker extends PickerElement {
   static override styles = [tokenStyles, baseStyles, pickerStyles];
   static override properties = {
-    client: { attribute: false },
-    session: { attribute: false },
     levels: { attribute: false },
-    strings: { attribute: false },
     hideLabel: { type: Boolean, attribute: "hide-label" },
-    theme: { type: String, reflect: true },
     busy: { state: true },
   };
 
-  /** The client to ask and set. */
-  declare client: PiClient | undefined;
-  /** A session model to read the level from when there is no client. */
-  declare session: SessionModel | undefined;
   /** The levels to offer; derived from the model (and pi 1.x) when unset. */
   declare levels: readonly ThinkingLevel[] | undefined;
-  /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
   /** Keeps the label for screen readers only. */
   declare hideLabel: boolean;
-  /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
-  declare theme: "light" | "dark" | "auto" | undefined;
   declare busy: boolean;
 
   readonly #connection = new ConnectionController(this, { observe: true });
@@ -78,7 +65,6 @@ export class PiThinkingPicker extends LitElement {
   #fetched: { readonly model: string; readonly levels: readonly ThinkingLevel[] } | undefined;
   #fetching: string | undefined;
   #chosen: ThinkingLevel | undefined;
-  readonly #locale = new LocaleController(this);
 
   constructor() {
     super();
@@ -127,7 +113,7 @@ export class PiThinkingPicker extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
+    const s = this.locale.strings;
     const current = this.value;
     const levels = this.available;
     const shown = current === undefined || levels.includes(current) ? levels : [...levels, current];

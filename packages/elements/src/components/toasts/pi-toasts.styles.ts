@@ -65,6 +65,17 @@ export const toastStyles = css`
     font-size: 1.1em;
     color: var(--_color-muted);
   }
+  /* A phone: the newest toast only, on one line (its full text is in its title and read out). */
+  @media (max-width: 30rem) {
+    .toast:not(.newest) {
+      display: none;
+    }
+    .message {
+      white-space: nowrap;
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+  }
   @keyframes enter {
     from {
       opacity: 0;

@@ -2,10 +2,11 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import { html, LitElement, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { claim, release } from "../../internal/claims.ts";
-import { ConnectionController } from "../../internal/connection-controller.ts";
 import type { PiConnection } from "../../internal/context.ts";
-import type { PiStrings } from "../../internal/i18n.ts";
-import { LocaleController } from "../../internal/locale-controller.ts";
+import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
+import { LocaleController } from "../../internal/controllers/locale-controller.ts";
+import { CANCELABLE_EVENT } from "../../internal/events.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { toastStyles } from "./pi-toasts.styles.ts";
@@ -31,7 +32,7 @@ export class PiNotifyEvent extends Event {
   readonly notifyType: ToastType;
 
   constructor(message: string, notifyType: ToastType) {
-    super("pi-notify", { bubbles: true, composed: true, cancelable: true });
+    super("pi-notify", CANCELABLE_EVENT);
     this.message = message;
     this.notifyType = notifyType;
   }
@@ -45,10 +46,15 @@ interface Timer {
 
 let toastCounter = 0;
 
+/** How long each kind stays, in `duration`s: the more serious, the longer, but none forever. */
+const LIFETIME: Readonly<Record<ToastType, number>> = { info: 1, warning: 2, error: 4 };
+
 /**
  * Shows pi's `notify` requests as toasts. Info disappears after `duration`, warnings after twice
- * that, errors stay until dismissed; hovering or focusing the stack pauses the clocks. Info and
- * warnings are announced politely (`role="status"`), errors assertively (`role="alert"`).
+ * that, errors after four times that (each has a dismiss button); hovering or focusing the stack
+ * pauses the clocks. Info and warnings are announced politely (`role="status"`), errors
+ * assertively (`role="alert"`). On a narrow screen (up to 30rem) only the newest toast shows, on
+ * one line, so the stack never takes the conversation's room.
  *
  * One element per client shows its notifications: when several `<pi-toasts>` serve the same
  * client (say, the one `<pi-chat>` renders and one the page placed), the first connected wins and
@@ -88,7 +94,7 @@ export class PiToasts extends LitElement {
   declare session: SessionModel | undefined;
   /** Overrides for the built-in strings of the resolved language. */
   declare strings: Partial<PiStrings> | undefined;
-  /** Milliseconds an info toast stays (warnings twice as long, errors until dismissed); 0 keeps all. */
+  /** Milliseconds an info toast stays (warnings twice as long, errors four times); 0 keeps all. */
   declare duration: number;
   /** Most toasts on screen; the oldest goes first. */
   declare max: number;
@@ -126,12 +132,7 @@ export class PiToasts extends LitElement {
       next = rest;
     }
     this.toasts = next;
-    const ms =
-      type === "error" || this.duration <= 0
-        ? 0
-        : type === "warning"
-          ? this.duration * 2
-          : this.duration;
+    const ms = this.duration <= 0 ? 0 : this.duration * LIFETIME[type];
     if (ms > 0) {
       const timer: Timer = { handle: undefined, remaining: ms, startedAt: 0 };
       this.#timers.set(id, timer);
@@ -175,6 +176,7 @@ export class PiToasts extends LitElement {
     // Both live regions always exist: a region added together with its text is often not announced.
     const polite = this.toasts.filter((t) => t.type !== "error");
     const urgent = this.toasts.filter((t) => t.type === "error");
+    const newest = this.toasts.at(-1)?.id;
     return html`<div
       part="stack"
       class="stack"
@@ -190,25 +192,25 @@ export class PiToasts extends LitElement {
       }}
       @keydown=${this.#onKeyDown}
     >
-      <div role="alert" class="region">${this.#list(urgent)}</div>
-      <div role="status" class="region">${this.#list(polite)}</div>
+      <div role="alert" class="region">${this.#list(urgent, newest)}</div>
+      <div role="status" class="region">${this.#list(polite, newest)}</div>
     </div>`;
   }
 
-  #list(toasts: readonly PiToast[]): unknown {
+  #list(toasts: readonly PiToast[], newest: string | undefined): unknown {
     const s = this.#locale.strings;
     return repeat(
       toasts,
       (t) => t.id,
       (t) => html`<div
         part="toast"
-        class="toast ${t.type}"
+        class="toast ${t.type} ${t.id === newest ? "newest" : ""}"
         data-id=${t.id}
         @pointerenter=${() => this.#hover(t.id)}
         @pointerleave=${() => this.#hover(undefined)}
       >
         ${t.type === "info" ? nothing : html`<strong part="type" class="type">${t.type === "error" ? s.notifyError : s.notifyWarning}:</strong>`}
-        <span part="message" class="message">${t.message}</span>
+        <span part="message" class="message" title=${t.message}>${t.message}</span>
         <button
           part="dismiss-button"
           class="dismiss"

@@ -1,5 +1,5 @@
 import type { ToolExecution } from "@pi-kit/client";
-import { textOf } from "../../../internal/format.ts";
+import { textOf } from "../../../internal/i18n/format.ts";
 import type { Renderable, ToolRenderContext } from "../../../internal/renderers.ts";
 import type { ClipState } from "./clip.ts";
 

@@ -1,6 +1,6 @@
 import type { SessionModel, SessionSnapshot } from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { RafCoalescer } from "./raf-coalescer.ts";
+import { RafCoalescer } from "../raf-coalescer.ts";
 
 /**
  * Subscribes a Lit element to a session model while the element is connected, and asks it to

@@ -1,8 +1,8 @@
 import { ContextConsumer } from "@lit/context";
 import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { connectionOf, type PiConnection, piConnectionContext } from "./context.ts";
-import { SessionController } from "./store-controller.ts";
+import { connectionOf, type PiConnection, piConnectionContext } from "../context.ts";
+import { SessionController } from "./session-controller.ts";
 
 /** An element that takes a client or a session model as properties. */
 export interface ConnectionHost extends ReactiveControllerHost, HTMLElement {

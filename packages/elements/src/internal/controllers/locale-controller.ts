@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { type PiStrings, resolveLang, stringsFor } from "./i18n.ts";
+import { type PiStrings, resolveLang, stringsFor } from "../i18n/i18n.ts";
 
 /** An element whose language follows its `lang` (or an ancestor's) and which takes string overrides. */
 export interface LocaleHost extends ReactiveControllerHost, HTMLElement {

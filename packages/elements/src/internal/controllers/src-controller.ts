@@ -1,6 +1,6 @@
 import type { BridgeToken, PiClient } from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { PiErrorEvent } from "./events.ts";
+import { PI_EVENT, PiErrorEvent } from "../events.ts";
 
 /** Where an element with `src` gets its bridge token. */
 export type TokenSource = "attribute" | "fragment" | "event";
@@ -22,7 +22,7 @@ export class PiTokenRequestEvent extends Event {
   #token: Promise<string> | undefined;
 
   constructor() {
-    super("pi-token-request", { bubbles: true, composed: true });
+    super("pi-token-request", PI_EVENT);
   }
 
   /** Gives the token, now or later. */
@@ -37,6 +37,20 @@ export class PiTokenRequestEvent extends Event {
 }
 
 /**
+ * Where an element's own `src` connection stands before (or instead of) a client: `idle` with no
+ * `src` or once the client is set, `connecting` for the first attempt, `reconnecting` while the
+ * bridge is unreachable or refuses for now (too many sessions; retried with backoff), `failed`
+ * when it refused for good (a wrong or missing token, a foreign origin, an expired ticket).
+ */
+export type SrcPhase =
+  | { readonly status: "idle" }
+  | { readonly status: "connecting" }
+  | { readonly status: "reconnecting"; readonly error: unknown }
+  | { readonly status: "failed"; readonly error: unknown };
+
+const IDLE: SrcPhase = { status: "idle" };
+
+/**
  * Connects its host to the bridge session at `src` by itself: a reconnecting WebSocket transport
  * and a `PiClient`, set as the host's `client`, so a page needs no script of its own. Changing
  * `src` or the token reconnects; removing the element closes the client it made. The client
@@ -48,6 +62,7 @@ export class SrcController implements ReactiveController {
   #key: string | undefined;
   /** Stops the current attempt and closes what it made. */
   #stop: AbortController | undefined;
+  #phase: SrcPhase = IDLE;
 
   constructor(host: SrcHost) {
     this.#host = host;
@@ -71,30 +86,59 @@ export class SrcController implements ReactiveController {
     this.#disconnect();
   }
 
+  /** Where the connection to `src` stands (see {@link SrcPhase}). */
+  get phase(): SrcPhase {
+    return this.#phase;
+  }
+
+  #setPhase(phase: SrcPhase): void {
+    if (phase === this.#phase) return;
+    this.#phase = phase;
+    this.#host.requestUpdate();
+  }
+
   #disconnect(): void {
     this.#stop?.abort();
     this.#stop = undefined;
+    this.#setPhase(IDLE);
   }
 
-  async #connect(src: string, signal: AbortSignal): Promise<void> {
+  async #connect(src: string, signal: AbortSignal, attempt = 1): Promise<void> {
     const host = this.#host;
+    let retryIn: number | undefined;
     try {
       const token = await tokenFor(host);
       if (signal.aborted || token === null) return;
-      const { createWebSocketTransport, PiClient } = await import("@pi-kit/client");
+      if (attempt === 1) this.#setPhase({ status: "connecting" });
+      const { createWebSocketTransport, PiClient, backoffDelay, resolveBackoff } = await import(
+        "./src-connect.ts"
+      );
       if (signal.aborted) return;
       // The transport closes with the signal, and with it the client.
       const url = new URL(src, document.baseURI);
-      const client = await PiClient.connect(createWebSocketTransport({ url, token, signal }), {
-        signal,
+      const transport = createWebSocketTransport({ url, token, signal });
+      const client = await PiClient.connect(transport, { signal }).catch((error: unknown) => {
+        // A bridge that is down (or full for now) is tried again, as a dropped connection is.
+        if ((error as { code?: unknown }).code !== "bridge_unreachable") throw error;
+        retryIn = backoffDelay(attempt, resolveBackoff());
+        this.#setPhase({ status: "reconnecting", error });
+        return undefined;
       });
-      if (signal.aborted) return;
+      if (signal.aborted || client === undefined) return;
       host.client = client;
+      this.#setPhase(IDLE);
       signal.addEventListener("abort", () => {
         if (host.client === client) host.client = undefined;
       });
     } catch (error) {
-      if (!signal.aborted) host.dispatchEvent(new PiErrorEvent("connect", error));
+      if (signal.aborted) return;
+      this.#setPhase({ status: "failed", error });
+      host.dispatchEvent(new PiErrorEvent("connect", error));
+    } finally {
+      if (retryIn !== undefined && !signal.aborted) {
+        const retry = setTimeout(() => void this.#connect(src, signal, attempt + 1), retryIn);
+        signal.addEventListener("abort", () => clearTimeout(retry), { once: true });
+      }
     }
   }
 }

@@ -1,18 +1,10 @@
-import type { ControlState, PiClient } from "@pi-kit/client";
+import {
+  type ControlledTransport,
+  type ControlState,
+  isControlledTransport,
+  type PiClient,
+} from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-
-/** A transport that reports who controls its bridge session (the WebSocket transport). */
-interface ControlledTransport extends EventTarget {
-  readonly control: ControlState | undefined;
-  takeControl(): Promise<ControlState>;
-}
-
-function isControlled(transport: unknown): transport is ControlledTransport {
-  return (
-    transport instanceof EventTarget &&
-    typeof (transport as Partial<ControlledTransport>).takeControl === "function"
-  );
-}
 
 /**
  * Who controls the bridge session of the client its host watches: the host updates on every
@@ -31,8 +23,7 @@ export class ControlController implements ReactiveController {
 
   /** What the bridge last said about the watched client's connection. */
   get control(): ControlState | undefined {
-    const transport = this.#client?.transport;
-    return isControlled(transport) ? transport.control : undefined;
+    return this.#transport()?.control;
   }
 
   /** The connection watches: another one (or nobody) drives pi, so this one must not send. */
@@ -42,9 +33,8 @@ export class ControlController implements ReactiveController {
   }
 
   /** Makes the watched client's connection the controller; rejects as the transport does. */
-  async take(): Promise<void> {
-    const transport = this.#client?.transport;
-    if (isControlled(transport)) await transport.takeControl();
+  async takeControl(): Promise<void> {
+    await this.#transport()?.takeControl();
   }
 
   /** Watches `client` (or nothing). */
@@ -53,8 +43,8 @@ export class ControlController implements ReactiveController {
     this.#off?.();
     this.#off = undefined;
     this.#client = client;
-    const transport = client?.transport;
-    if (!isControlled(transport)) return;
+    const transport = this.#transport();
+    if (transport === undefined) return;
     const update = (): void => this.#host.requestUpdate();
     transport.addEventListener("controlchange", update);
     this.#off = () => transport.removeEventListener("controlchange", update);
@@ -62,5 +52,10 @@ export class ControlController implements ReactiveController {
 
   hostDisconnected(): void {
     this.watch(undefined);
+  }
+
+  #transport(): ControlledTransport | undefined {
+    const transport = this.#client?.transport;
+    return transport !== undefined && isControlledTransport(transport) ? transport : undefined;
   }
 }
