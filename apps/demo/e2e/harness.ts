@@ -3,9 +3,16 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "node:test";
 import { silentLogger } from "@pi-kit/bridge";
 import type AxeCore from "axe-core";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import {
   type DemoServer,
@@ -16,6 +23,23 @@ import {
 
 /** Where the end-to-end tests save screenshots of the main states. */
 export const shots = new URL("../../../docs/demo/", import.meta.url);
+
+/** Uncaught errors of every page the harness's browser opened, not yet reported. */
+const pageErrors: string[] = [];
+
+// Any uncaught error in a page fails the test during which it happened.
+afterEach(() => {
+  if (pageErrors.length > 0)
+    throw new Error(`uncaught page errors:\n${pageErrors.splice(0).join("\n")}`);
+});
+
+/** Records the uncaught errors of every page of `context`. */
+function watchErrors(context: BrowserContext): BrowserContext {
+  context.on("weberror", (error) => {
+    pageErrors.push(`${error.page()?.url() ?? "a page"}: ${error.error().stack ?? error.error()}`);
+  });
+  return context;
+}
 
 /** The screen sizes the demo is checked at: a laptop and a phone. */
 export const VIEWPORTS = {
@@ -66,6 +90,26 @@ export async function connected(page: Page): Promise<void> {
   await page.locator("pi-chat").getByText("Connected", { exact: true }).first().waitFor();
 }
 
+/** The page's `<pi-chat>`. */
+export const chat = (page: Page): Locator => page.locator("pi-chat");
+/** The page's history sidebar. */
+export const sessionList = (page: Page): Locator => page.locator("pi-session-list");
+
+/** Sends `text` once pi is idle, and waits for the scripted model's echo of it. */
+export async function say(page: Page, text: string): Promise<void> {
+  await chat(page).getByRole("button", { name: "Send", exact: true }).waitFor();
+  const composer = page.locator("pi-chat textarea");
+  await composer.fill(text);
+  await composer.press("Enter");
+  await chat(page).getByText(`Echo: ${text}`, { exact: true }).waitFor();
+}
+
+/** Opens the session panel (statistics, fork picker, tree). */
+export async function openPanel(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Show session details" }).click();
+  await page.locator("pi-session-tree").getByRole("treeitem").first().waitFor();
+}
+
 /** Runs a slash command the way a user does: Enter picks it from the menu, Enter sends it. */
 export async function runCommand(page: Page, name: string): Promise<void> {
   const composer = page.locator("pi-chat textarea");
@@ -98,6 +142,9 @@ export async function startHarness(options: DemoServerOptions = {}): Promise<Har
     executablePath: chromiumPath(),
     args: [...chromiumArgs],
   });
+  // Every context (browser.newPage makes one too) reports its pages' uncaught errors.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => watchErrors(await newContext(options));
   const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
   const contexts: BrowserContext[] = [];
   mkdirSync(shots, { recursive: true });
@@ -134,6 +181,8 @@ export async function startHarness(options: DemoServerOptions = {}): Promise<Har
       await Promise.all(contexts.map((context) => context.close()));
       await browser.close();
       await demo.close();
+      if (pageErrors.length > 0)
+        throw new Error(`uncaught page errors:\n${pageErrors.splice(0).join("\n")}`);
     },
   };
 }

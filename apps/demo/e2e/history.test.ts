@@ -12,8 +12,12 @@ import type { Page } from "playwright-core";
 import {
   addressOf,
   axeFindings,
+  chat,
   connected,
   type Harness,
+  openPanel,
+  say,
+  sessionList,
   sidebarSettled,
   startHarness,
   VIEWPORTS,
@@ -46,30 +50,13 @@ after(async () => {
   await h?.close();
 });
 
-const chat = (page: Page) => page.locator("pi-chat");
-const list = (page: Page) => page.locator("pi-session-list");
 /** A conversation's row in the sidebar, by its title. */
 const row = (page: Page, title: string) =>
-  list(page).getByRole("button", { name: new RegExp(`^${title}`) });
-
-/** Sends `text` once pi is idle, and waits for the scripted model's echo of it. */
-async function say(page: Page, text: string): Promise<void> {
-  await chat(page).getByRole("button", { name: "Send", exact: true }).waitFor();
-  const composer = page.locator("pi-chat textarea");
-  await composer.fill(text);
-  await composer.press("Enter");
-  await chat(page).getByText(`Echo: ${text}`, { exact: true }).waitFor();
-}
+  sessionList(page).getByRole("button", { name: new RegExp(`^${title}`) });
 
 /** The pid of session `name`'s pi, while it runs. */
 function pidOf(name: string): number | null | undefined {
   return h.demo.bridge.sessions.list().find((s) => s.name === name)?.pid;
-}
-
-/** Opens the session panel (statistics, fork picker, tree) unless it is open. */
-async function openPanel(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Show session details" }).click();
-  await page.locator("pi-session-tree").getByRole("treeitem").first().waitFor();
 }
 
 test("a conversation left for longer than the grace period comes back intact", async () => {
@@ -102,7 +89,7 @@ test("a past conversation opens from the history, and the address follows", asyn
   await connected(page);
   await say(page, "Plan the alpha release");
 
-  await list(page).getByRole("button", { name: "New chat" }).click();
+  await sessionList(page).getByRole("button", { name: "New chat" }).click();
   await page.waitForURL(/\?session=s-[0-9a-f]+/);
   await connected(page);
   await page.getByRole("button", { name: /Ask me to confirm/ }).waitFor();
@@ -130,15 +117,17 @@ test("rename and delete from the history; deleting the open conversation opens a
   await connected(page);
   await say(page, "Short-lived thoughts");
 
-  await list(page).getByRole("button", { name: "Rename “Short-lived thoughts”" }).click();
-  const field = list(page).getByRole("textbox", { name: "New title for “Short-lived thoughts”" });
+  await sessionList(page).getByRole("button", { name: "Rename “Short-lived thoughts”" }).click();
+  const field = sessionList(page).getByRole("textbox", {
+    name: "New title for “Short-lived thoughts”",
+  });
   await field.fill("Scratch pad");
   await field.press("Enter");
   await row(page, "Scratch pad").waitFor();
   await page.getByRole("heading", { name: "Scratch pad", level: 1 }).waitFor();
 
-  await list(page).getByRole("button", { name: "Delete “Scratch pad”" }).click();
-  await list(page).getByRole("button", { name: "Delete", exact: true }).click();
+  await sessionList(page).getByRole("button", { name: "Delete “Scratch pad”" }).click();
+  await sessionList(page).getByRole("button", { name: "Delete", exact: true }).click();
   await row(page, "Scratch pad").waitFor({ state: "detached" });
   await page.waitForURL((url) => url.searchParams.get("session") !== "doomed");
   await connected(page);

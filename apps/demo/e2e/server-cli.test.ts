@@ -16,10 +16,11 @@ import { fileURLToPath } from "node:url";
 
 const demoDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** The demo server as `npm start` runs it, with its own state dir. */
+/** The demo server as `npm start` runs it, with its own state dir unless given one. */
 function startServer(
   port: number,
   args: readonly string[] = [],
+  stateDir = mkdtempSync(join(tmpdir(), "pi-kit-demo-state-")),
 ): ChildProcessByStdio<null, Readable, Readable> {
   return spawn(
     process.execPath,
@@ -29,7 +30,7 @@ function startServer(
       env: {
         ...process.env,
         PORT: String(port),
-        PI_KIT_DEMO_STATE_DIR: mkdtempSync(join(tmpdir(), "pi-kit-demo-state-")),
+        PI_KIT_DEMO_STATE_DIR: stateDir,
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -57,8 +58,9 @@ function lines(stream: NodeJS.ReadableStream) {
   };
 }
 
+/** The exit code, once the child's output is read too ("exit" can come before its last lines). */
 function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve) => child.once("close", (code) => resolve(code)));
 }
 
 async function listening(server: Server): Promise<number> {
@@ -131,4 +133,31 @@ test("--verbose: the bridge's JSON log on stderr", async () => {
     stdout.seen.every((line) => !line.startsWith("session")),
     "no quiet lines as well",
   );
+});
+
+test("a second demo on the same state: says where the first runs and exits, sharing nothing", async () => {
+  const stateDir = mkdtempSync(join(tmpdir(), "pi-kit-demo-state-"));
+  const first = startServer(0, [], stateDir);
+  const open = (await lines(first.stdout).next(/^Open http/)).replace(/^Open /, "");
+  const url = new URL(open).origin;
+  try {
+    const second = startServer(0, [], stateDir);
+    const stderr = lines(second.stderr);
+    const stdout = lines(second.stdout);
+    assert.equal(await exited(second), 1);
+    assert.deepEqual(stdout.seen, []);
+    assert.equal(stderr.seen.length, 1, `stderr: ${stderr.seen.join("\n")}`);
+    assert.equal(
+      stderr.seen[0],
+      `The pi-kit demo is already running at ${url} (pid ${first.pid}): open ${open}, or stop it first.`,
+    );
+  } finally {
+    first.kill("SIGINT");
+    assert.equal(await exited(first), 0);
+  }
+  // Stopped cleanly, the state is free again.
+  const third = startServer(0, [], stateDir);
+  await lines(third.stdout).next(/^Open http/);
+  third.kill("SIGINT");
+  assert.equal(await exited(third), 0);
 });

@@ -7,8 +7,16 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
-import { viewerLabel } from "../src/viewer-label.ts";
-import { connected, type Harness, runCommand, startHarness, VIEWPORTS } from "./harness.ts";
+import { tabNumber, viewerLabel } from "../src/viewer-label.ts";
+import {
+  addressOf,
+  chat,
+  connected,
+  type Harness,
+  runCommand,
+  startHarness,
+  VIEWPORTS,
+} from "./harness.ts";
 
 let h: Harness;
 let desk: Page;
@@ -17,14 +25,17 @@ before(async () => {
   h = await startHarness();
   desk = await h.newPage({ session: "shared" });
   await connected(desk);
-  phone = await h.newPage({ session: "shared", viewport: VIEWPORTS.phone, colorScheme: "dark" });
+  // A second tab of the same browser, narrowed to a phone's width.
+  phone = await desk.context().newPage();
+  await phone.setViewportSize(VIEWPORTS.phone);
+  await phone.emulateMedia({ colorScheme: "dark" });
+  await phone.goto(addressOf(h.demo, { session: "shared" }));
   await connected(phone);
 });
 after(async () => {
   await h?.close();
 });
 
-const chat = (page: Page) => page.locator("pi-chat");
 const watchBar = (page: Page) => chat(page).locator("[part=watch-bar]");
 
 async function send(page: Page, text: string): Promise<void> {
@@ -48,12 +59,31 @@ test("each page is named by its browser and system for the others", () => {
   for (const [agent, label] of Object.entries(cases)) assert.equal(viewerLabel(agent), label);
 });
 
-test("the second page watches: it says who is in control, and it cannot send", async () => {
-  // Both pages are the same headless Chromium, so both go by the same name.
-  await watchBar(phone).getByText("Watching — Chrome on Linux is in control").waitFor();
+test("two tabs of one browser are told apart by their tab numbers", () => {
+  const tab = new Map<string, string>();
+  const shared = new Map<string, string>();
+  const storage = (map: Map<string, string>) => ({
+    getItem: (key: string) => map.get(key) ?? null,
+    setItem: (key: string, value: string) => void map.set(key, value),
+  });
+  assert.equal(tabNumber(storage(tab), storage(shared)), 1);
+  assert.equal(tabNumber(storage(tab), storage(shared)), 1, "a reload keeps the number");
+  assert.equal(tabNumber(storage(new Map()), storage(shared)), 2, "another tab gets the next");
+});
+
+test("the second tab watches: it says who is in control, and it cannot send", async () => {
+  // Both tabs are the same headless Chromium: their tab numbers tell them apart.
+  await watchBar(phone).getByText("Watching — Chrome on Linux · tab 1 is in control").waitFor();
   await chat(phone).getByRole("button", { name: "Take control" }).waitFor();
   await chat(phone).locator("[part=send-button][disabled]").waitFor();
   await chat(desk).getByRole("button", { name: "Send", exact: true }).waitFor();
+  // The composer says it watches; what is typed stays there instead of being lost.
+  const composer = phone.locator("pi-chat textarea");
+  assert.equal(await composer.getAttribute("placeholder"), "Watching — take control to send");
+  await composer.fill("typed while watching");
+  await composer.press("Enter");
+  assert.equal(await composer.inputValue(), "typed while watching");
+  await composer.fill("");
 });
 
 test("the watcher sees the controller's answer stream in", async () => {
@@ -77,9 +107,7 @@ test("the controller's dialog shows on the watcher without buttons, and closes t
 
 test("the watcher takes control and drives pi; the desk watches from then on", async () => {
   await chat(phone).getByRole("button", { name: "Take control" }).click();
-  await watchBar(desk)
-    .getByText(/Watching — .+ is in control/)
-    .waitFor();
+  await watchBar(desk).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
   await send(phone, "[[text Sent from the phone]]");
   for (const page of [desk, phone]) {
     await chat(page).getByText("Sent from the phone", { exact: true }).waitFor();

@@ -92,17 +92,31 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     throw error;
   });
   const url = `http://127.0.0.1:${address.port}`;
-  const bridge = createBridge(
-    {
-      pi: pi.spec,
-      token,
-      origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
-      sessionsDir: options.sessionsDir ?? join(stateDir, "sessions"),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-    },
-    sockets.runtime,
-  );
+  const stopServer = () =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+  let bridge: Bridge;
+  try {
+    bridge = createBridge(
+      {
+        pi: pi.spec,
+        token,
+        url,
+        origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
+        sessionsDir: options.sessionsDir ?? join(stateDir, "sessions"),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
+      },
+      sockets.runtime,
+    );
+  } catch (error) {
+    // Another demo holds the sessions (SessionsDirInUseError): stop what this one started.
+    await stopServer();
+    await pi.close();
+    throw error;
+  }
   app = new Hono();
   // `instance` changes with every start, so an open page can tell a restart from a network blip.
   const instance = randomUUID();
@@ -120,11 +134,6 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     app.use("/*", serveStatic({ root: options.staticRoot }));
   }
   app.route("/", bridge.app);
-  const stopServer = () =>
-    new Promise<void>((done) => {
-      server.close(() => done());
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    });
   return {
     url,
     openUrl: `${url}/#token=${token}`,

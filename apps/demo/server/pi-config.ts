@@ -15,6 +15,7 @@ import {
   sessionHostOptions,
   startModelServer,
 } from "@pi-kit/testing";
+import { scriptedPrompts } from "../src/suggestions.ts";
 
 /** The demo's extension, loaded into every pi. */
 export const demoExtension = fileURLToPath(new URL("../extension/demo-ui.ts", import.meta.url));
@@ -63,7 +64,9 @@ export async function demoPi(
       close: async () => {},
     };
   }
-  const server: ModelServer = await startModelServer();
+  // The page's suggestions are natural language; the scripted model answers each as the
+  // behaviour it stands for.
+  const server: ModelServer = await startModelServer({ prompts: scriptedPrompts() });
   if (workspace !== undefined) mkdirSync(workspace, { recursive: true, mode: 0o700 });
   const command = piCommand({
     version: "1",

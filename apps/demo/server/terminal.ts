@@ -4,6 +4,7 @@
  * graceful stop on Ctrl-C.
  */
 import { parseArgs } from "node:util";
+import { SessionsDirInUseError } from "@pi-kit/bridge";
 import { type DemoServer, type DemoServerOptions, startDemoServer } from "./demo-server.ts";
 import { demoStateDir, persistentToken } from "./state-dir.ts";
 import { type TerminalLog, terminalLog } from "./terminal-log.ts";
@@ -14,6 +15,21 @@ export function exitIfPortBusy(error: unknown, port: number, remedy: string): vo
     (error as NodeJS.ErrnoException).code === "EADDRINUSE" || /already in use/.test(String(error));
   if (!busy) return;
   console.error(`Port ${port} is in use (another demo may be running): ${remedy}.`);
+  process.exit(1);
+}
+
+/**
+ * Exits with one line saying where the demo already runs, when `error` says another demo holds
+ * this user's state: two demos on one state would run two pi processes on one conversation.
+ */
+export function exitIfAlreadyRunning(error: unknown, token: string): void {
+  if (!(error instanceof SessionsDirInUseError)) return;
+  const { url, pid } = error.holder;
+  console.error(
+    url === undefined
+      ? `The pi-kit demo is already running (pid ${pid}) on this state directory: stop it first.`
+      : `The pi-kit demo is already running at ${url} (pid ${pid}): open ${url}/#token=${token}, or stop it first.`,
+  );
   process.exit(1);
 }
 
@@ -30,15 +46,12 @@ export async function startForTerminal(
   const { values } = parseArgs({ options: { verbose: { type: "boolean", default: false } } });
   const log = terminalLog(values.verbose);
   const stateDir = demoStateDir();
+  const token = persistentToken(stateDir);
   try {
-    const demo = await startDemoServer({
-      ...options,
-      stateDir,
-      token: persistentToken(stateDir),
-      logger: log.logger,
-    });
+    const demo = await startDemoServer({ ...options, stateDir, token, logger: log.logger });
     return { demo, log };
   } catch (error) {
+    exitIfAlreadyRunning(error, token);
     exitIfPortBusy(error, options.port, "stop it, or choose another with PORT=<port>");
     throw error;
   }

@@ -3,10 +3,11 @@ import {
   type ConnectionState,
   createWebSocketTransport,
   PiClient,
+  PiClientError,
   type TransportCloseInfo,
   type WebSocketTransport,
 } from "@pi-kit/client";
-import { viewerLabel } from "./viewer-label.ts";
+import { tabLabel } from "./viewer-label.ts";
 
 /** A connected session, plus how to follow it. */
 export interface SessionConnection {
@@ -42,7 +43,7 @@ export async function connectSession(
   const transport = createWebSocketTransport({
     url: `/sessions/${encodeURIComponent(name)}/ws`,
     token,
-    label: viewerLabel(),
+    label: tabLabel(),
   });
   transport.addEventListener("statechange", () => listener.state(transport.state));
   let client: PiClient;
@@ -52,10 +53,14 @@ export async function connectSession(
   } catch (error) {
     const state = transport.state;
     await transport.close();
-    throw new ConnectFailure(
-      state.status === "closed" ? state.closeInfo : { reason: "error", error },
-      error,
-    );
+    // The error's own close info names the bridge's refusal (or that it is unreachable).
+    const info =
+      error instanceof PiClientError && error.closeInfo !== undefined
+        ? error.closeInfo
+        : state.status === "closed"
+          ? state.closeInfo
+          : { reason: "error" as const, error };
+    throw new ConnectFailure(info, error);
   }
   void client.closed.then((info) => listener.closed(info));
   return { name, client, transport, close: () => client.close().then(() => undefined) };

@@ -234,10 +234,13 @@ export const shellStyles = css`
   .banner.alert .icon {
     color: var(--_color-warning);
   }
-  .banner.quiet {
-    background: var(--_color-bg);
-    color: var(--_color-muted);
-    font-size: 0.9em;
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
   }
   .banner-text {
     flex: 1 1 14rem;
@@ -294,11 +297,14 @@ export const shellStyles = css`
   .suggestion-title {
     font-weight: 600;
   }
-  .suggestion code {
-    font-family: var(--_font-mono);
-    font-size: 0.8em;
+  .suggestion-prompt {
+    font-size: 0.85em;
     color: var(--_color-muted);
     overflow-wrap: anywhere;
+  }
+  code.suggestion-prompt {
+    font-family: var(--_font-mono);
+    font-size: 0.8em;
   }
 
   /* The session panel. */
@@ -499,7 +505,7 @@ export const shellStyles = css`
     .suggestion {
       padding: 0.55rem 0.7rem;
     }
-    .suggestion code {
+    .suggestion-prompt {
       display: none;
     }
   }

@@ -4,12 +4,7 @@
  * what a visitor needs when something goes wrong: a token screen, and a banner with the remedy
  * for each connection problem. Every colour comes from the pi elements' own tokens.
  */
-import {
-  type ConnectionState,
-  SessionHistoryError,
-  type SessionSummary,
-  type TransportCloseInfo,
-} from "@pi-kit/client";
+import type { ConnectionState, SessionSummary, TransportCloseInfo } from "@pi-kit/client";
 import {
   format,
   type PiChat,
@@ -22,9 +17,14 @@ import {
   tokenStyles,
 } from "@pi-kit/elements";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { onTokenStored, parseToken, storeToken, takeToken } from "./access-token.ts";
+import { onTokenStored, storeToken, takeToken } from "./access-token.ts";
 import { ConnectFailure, connectSession, type SessionConnection } from "./connection.ts";
-import { type ConnectionProblem, problemOf } from "./connection-problem.ts";
+import {
+  type ConnectionProblem,
+  failedProblem,
+  historyProblem,
+  problemOf,
+} from "./connection-problem.ts";
 import { shellStyles } from "./demo-app.styles.ts";
 import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
 import { DemoHistory } from "./demo-history.ts";
@@ -39,12 +39,14 @@ import {
   systemTheme,
   type Theme,
 } from "./preferences.ts";
+import { problemBanner } from "./problem-banner.ts";
 import {
   onSessionNavigation,
   sessionInLocation,
   showSessionInLocation,
 } from "./session-location.ts";
 import { suggestionsFor } from "./suggestions.ts";
+import { tokenScreen } from "./token-screen.ts";
 
 const LAST_SESSION_KEY = "pi-kit-demo:session";
 // Below 720 px the chat list becomes a drawer; below 1100 px the session panel overlays the chat.
@@ -69,6 +71,7 @@ export class DemoApp extends LitElement {
     narrow: { state: true },
     compact: { state: true },
     navOpen: { state: true },
+    titleLooked: { state: true },
   };
 
   /** The scheme in force; the pi elements inside inherit it. */
@@ -88,6 +91,8 @@ export class DemoApp extends LitElement {
   declare narrow: boolean;
   declare compact: boolean;
   declare navOpen: boolean;
+  /** The conversation whose title the history was last asked for (and answered, maybe with none). */
+  declare titleLooked: string | undefined;
 
   #name: string | undefined;
   #opening = 0;
@@ -203,7 +208,9 @@ export class DemoApp extends LitElement {
     await this.#detach();
     try {
       const connection = await connectSession(name, token, {
-        state: (state) => this.#stateChanged(connection, state),
+        // Called while connecting too, before `connection` exists: the attempt's number says
+        // whether this is still the conversation shown.
+        state: (state) => this.#stateChanged(opening, state),
         closed: (info) => this.#closed(connection, info),
       });
       if (opening !== this.#opening) {
@@ -214,7 +221,7 @@ export class DemoApp extends LitElement {
       this.#follow(connection);
     } catch (error) {
       if (opening !== this.#opening) return;
-      this.#fail(error instanceof ConnectFailure ? problemOf(error.info) : failed(error));
+      this.#fail(error instanceof ConnectFailure ? problemOf(error.info) : failedProblem(error));
     }
     // Opening a conversation by its address may have created it: the list shows it now.
     void this.#list?.refresh();
@@ -244,11 +251,13 @@ export class DemoApp extends LitElement {
   async #refreshSummary(name: string): Promise<void> {
     // The title is decoration: without it the chat shows the session's name.
     const summary = await this.history?.get(name).catch(() => undefined);
-    if (name === this.#name) this.summary = summary;
+    if (name !== this.#name) return;
+    this.summary = summary;
+    this.titleLooked = name;
   }
 
-  #stateChanged(connection: SessionConnection | undefined, state: ConnectionState): void {
-    if (connection !== undefined && connection !== this.connection) return;
+  #stateChanged(opening: number, state: ConnectionState): void {
+    if (opening !== this.#opening) return;
     this.state = state;
     if (state.status === "open" && state.generation > 1) void this.#checkRestart();
   }
@@ -265,7 +274,7 @@ export class DemoApp extends LitElement {
     else this.problem = problem;
   }
 
-  /** After a reconnect: did the server restart? Then say so, and offer a reload. */
+  /** After a reconnect: did the server restart? Then say so. */
   async #checkRestart(): Promise<void> {
     const now = await loadDemoConfig().catch(() => undefined);
     if (now !== undefined && this.config !== undefined && now.instance !== this.config.instance) {
@@ -291,7 +300,24 @@ export class DemoApp extends LitElement {
   #selected(event: PiSessionSelectEvent): void {
     this.summary = event.session;
     this.navOpen = false;
-    void this.#open(event.session.name, "push");
+    if (event.fork === undefined) void this.#open(event.session.name, "push");
+    else void this.#openFork(event.session.name, event.fork.file);
+  }
+
+  /**
+   * Shows another file of conversation `name` (the one a fork came from, or a fork): opens the
+   * conversation unless it is open, then switches its pi to that file, which the bridge then
+   * resumes from. The chat, the tree and the list follow the switch (`session_changed`).
+   */
+  async #openFork(name: string, file: string): Promise<void> {
+    if (name !== this.#name || this.connection === undefined) await this.#open(name, "push");
+    const client = this.connection?.client;
+    if (client === undefined || name !== this.#name) return;
+    try {
+      await client.switchSession(file);
+    } catch (error) {
+      this.#fail(failedProblem(error));
+    }
   }
 
   /** Deleting the open conversation stops its pi: let go of it first, so that is no problem. */
@@ -342,7 +368,16 @@ export class DemoApp extends LitElement {
   }
 
   protected override render(): unknown {
-    if (this.token === undefined || this.tokenRejected) return this.#tokenScreen();
+    if (this.token === undefined || this.tokenRejected)
+      return tokenScreen({
+        rejected: this.tokenRejected,
+        invalid: this.tokenError,
+        strings: this.#t,
+        submit: (token) => {
+          if (token === undefined) this.tokenError = true;
+          else this.#useToken(token);
+        },
+      });
     const t = this.#t;
     const lang = this.preferences.lang;
     const client = this.connection?.client;
@@ -396,7 +431,7 @@ export class DemoApp extends LitElement {
                   >${icons.menu}</button>`
                 : nothing
             }
-            <h1 class="chat-title">${this.#title()}</h1>
+            <h1 class="chat-title">${this.#title() ?? html`<span class="sr-only">${t.opening}</span>`}</h1>
             <div class="pickers">
               <pi-model-picker hide-label lang=${lang}></pi-model-picker>
               <pi-thinking-picker hide-label lang=${lang}></pi-thinking-picker>
@@ -421,9 +456,18 @@ export class DemoApp extends LitElement {
               >${t.language}</button>
             </div>
           </header>
-          ${this.#banner()}
+          ${problemBanner({
+            problem: this.problem,
+            restarted: this.restarted,
+            state: this.state,
+            strings: t,
+            reopen: (problem) => void this.#reopen(problem),
+            dismiss: () => (this.restarted = false),
+            reconnect: () => this.connection?.transport.reconnect(),
+          })}
           <pi-chat
             .client=${client}
+            ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.tokenRejected}
             ?show-internal=${this.preferences.internalNotices}
             notify
             lang=${lang}
@@ -436,10 +480,12 @@ export class DemoApp extends LitElement {
     `;
   }
 
-  #title(): string {
+  /** The open conversation's title; `undefined` until the history said (never its bare name). */
+  #title(): string | undefined {
     const summary = this.summary;
-    if (summary === undefined || summary.name !== this.#name) return this.#name ?? this.#t.untitled;
-    return summary.title || this.#t.untitled;
+    if (summary !== undefined && summary.name === this.#name)
+      return summary.title || this.#t.untitled;
+    return this.titleLooked === this.#name ? this.#t.untitled : undefined;
   }
 
   #panel(): unknown {
@@ -463,7 +509,7 @@ export class DemoApp extends LitElement {
       </section>
       <section aria-labelledby="tree-title">
         <h3 id="tree-title">${t.tree}</h3>
-        <pi-session-tree lang=${lang}></pi-session-tree>
+        <pi-session-tree lang=${lang} .forks=${this.#openForks()}></pi-session-tree>
       </section>
       <label class="switch">
         <input
@@ -474,6 +520,11 @@ export class DemoApp extends LitElement {
         <span>${t.showInternal}</span>
       </label>
     </aside>`;
+  }
+
+  /** The open conversation's session files, for the tree to list its other versions. */
+  #openForks(): SessionSummary["forks"] {
+    return this.summary?.name === this.#name ? this.summary?.forks : undefined;
   }
 
   #welcome(): unknown {
@@ -492,127 +543,18 @@ export class DemoApp extends LitElement {
           (s) => html`<li>
             <button class="suggestion" @click=${() => void this.#chat?.send(s.prompt)}>
               <span class="suggestion-title">${s.title}</span>
-              <code>${s.prompt}</code>
+              ${
+                // A slash command is shown as code; a prompt as the words it sends.
+                s.prompt.startsWith("/")
+                  ? html`<code class="suggestion-prompt">${s.prompt}</code>`
+                  : html`<span class="suggestion-prompt">${s.prompt}</span>`
+              }
             </button>
           </li>`,
         )}
       </ul>
     </div>`;
   }
-
-  #banner(): unknown {
-    const t = this.#t;
-    const problem = this.problem;
-    if (problem !== undefined) {
-      const reopen = () => void this.#reopen(problem);
-      const [text, action] = problemText(problem, t);
-      return banner(
-        "alert",
-        text,
-        html`<button class="primary" @click=${reopen}>${action}</button>`,
-      );
-    }
-    if (this.restarted) {
-      return banner(
-        "status",
-        t.restarted,
-        html`<button class="primary" @click=${() => location.reload()}>${icons.reload}${t.reload}</button>
-          <button @click=${() => (this.restarted = false)}>${t.dismiss}</button>`,
-      );
-    }
-    const state = this.state;
-    if (state?.status === "reconnecting") {
-      return banner(
-        "status",
-        format(t.reconnecting, { attempt: state.attempt }),
-        html`<button @click=${() => this.connection?.transport.reconnect()}>${t.retryNow}</button>`,
-      );
-    }
-    if (this.connection === undefined) return banner("status", t.connecting, nothing, "quiet");
-    return nothing;
-  }
-
-  #tokenScreen(): unknown {
-    const t = this.#t;
-    const submit = (event: SubmitEvent) => {
-      event.preventDefault();
-      const input = (event.target as HTMLFormElement).elements.namedItem(
-        "token",
-      ) as HTMLInputElement;
-      const token = parseToken(input.value);
-      if (token === undefined) this.tokenError = true;
-      else this.#useToken(token);
-    };
-    return html`<main class="token-screen">
-      <div class="card">
-        <span class="logo large" aria-hidden="true">π</span>
-        <h1>${t.tokenTitle}</h1>
-        <p>
-          ${this.tokenRejected ? t.tokenRejected : format(t.tokenMissing, { hint: "#token=…" })}
-        </p>
-        <form @submit=${submit}>
-          <label for="token">${t.tokenPaste}</label>
-          <div class="row">
-            <input
-              id="token"
-              name="token"
-              autocomplete="off"
-              spellcheck="false"
-              placeholder=${t.tokenPlaceholder}
-              aria-invalid=${this.tokenError ? "true" : "false"}
-              aria-describedby="token-help"
-            />
-            <button class="primary" type="submit">${t.tokenSubmit}</button>
-          </div>
-          <p id="token-help" class=${this.tokenError ? "error" : "hint"}>
-            ${this.tokenError ? t.tokenInvalid : t.tokenOtherTab}
-          </p>
-        </form>
-      </div>
-    </main>`;
-  }
-}
-
-/** What the banner says about a problem, and the label of the button that fixes it. */
-function problemText(problem: ConnectionProblem, t: DemoStrings): [text: string, action: string] {
-  switch (problem.kind) {
-    case "exited":
-      return [
-        problem.signal === null
-          ? format(t.piStopped, { code: problem.exitCode ?? "?" })
-          : format(t.piKilled, { signal: problem.signal }),
-        t.restart,
-      ];
-    case "closed":
-      return [t.closed, t.reopen];
-    case "token":
-      return [t.tokenRejected, t.retry];
-    case "failed":
-      return [format(t.failed, { reason: problem.reason }), t.retry];
-  }
-}
-
-function failed(error: unknown): ConnectionProblem {
-  return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };
-}
-
-/** A history call's failure as a problem: a refused token, or anything else in words. */
-function historyProblem(error: unknown): ConnectionProblem {
-  return error instanceof SessionHistoryError && error.code === "unauthorized"
-    ? { kind: "token" }
-    : failed(error);
-}
-
-function banner(
-  role: "alert" | "status",
-  text: string,
-  actions: unknown,
-  tone: "quiet" | "" = "",
-): unknown {
-  return html`<div class="banner ${role} ${tone}" role=${role}>
-    ${role === "alert" ? icons.warning : nothing}<span class="banner-text">${text}</span>
-    <span class="banner-actions">${actions}</span>
-  </div>`;
 }
 
 customElements.define("demo-app", DemoApp);

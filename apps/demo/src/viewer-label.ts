@@ -1,7 +1,8 @@
 /**
- * What the other viewers of a session call this page ("Watching — Chrome on Linux is in
- * control"): its browser and system, read from the user agent. A rough name is enough here, so a
- * few patterns do rather than a user-agent parsing library.
+ * What the other viewers of a session call this page ("Watching — Chrome on Linux · tab 2 is in
+ * control"): its browser and system, read from the user agent, and the tab's number in this
+ * browser, so two tabs of one browser are told apart. A rough name is enough here, so a few
+ * patterns do rather than a user-agent parsing library.
  */
 
 const BROWSERS: readonly (readonly [string, RegExp])[] = [
@@ -26,4 +27,29 @@ export function viewerLabel(userAgent: string = navigator.userAgent): string {
   const browser = BROWSERS.find(([, pattern]) => pattern.test(userAgent))?.[0] ?? "Browser";
   const system = SYSTEMS.find(([, pattern]) => pattern.test(userAgent))?.[0];
   return system === undefined ? browser : `${browser} on ${system}`;
+}
+
+const TAB_KEY = "pi-kit-demo:tab";
+const TABS_KEY = "pi-kit-demo:tabs";
+
+/**
+ * This tab's number in this browser: the next one when the tab first asks, kept for the tab's
+ * life (a reload keeps it; `sessionStorage` is per tab, the counter in `localStorage` is shared).
+ */
+export function tabNumber(
+  tab: Pick<Storage, "getItem" | "setItem"> = sessionStorage,
+  shared: Pick<Storage, "getItem" | "setItem"> = localStorage,
+): number {
+  const own = Number(tab.getItem(TAB_KEY));
+  if (Number.isInteger(own) && own > 0) return own;
+  const next = (Number(shared.getItem(TABS_KEY)) || 0) + 1;
+  shared.setItem(TABS_KEY, String(next));
+  tab.setItem(TAB_KEY, String(next));
+  return next;
+}
+
+/** The label this tab goes by: "Chrome on Linux · tab 2". */
+export function tabLabel(): string {
+  // A no-break space keeps "tab 2" together when the line wraps.
+  return `${viewerLabel()} · tab\u00a0${tabNumber()}`;
 }

@@ -3,11 +3,13 @@ import { PiChat, usePiClient, usePiSession } from "@pi-kit/react";
 import { type CSSProperties, useState } from "react";
 
 // The bridge token travels in the page URL's fragment (#token=…), never to a server.
-const token = new URLSearchParams(location.hash.slice(1)).get("token") ?? undefined;
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
 
 export function App() {
   const { client, error } = usePiClient((signal) =>
-    PiClient.connect(createWebSocketTransport({ url: "/sessions/react/ws", token, signal })),
+    PiClient.connect(
+      createWebSocketTransport({ url: "/sessions/react/ws", signal, ...(token ? { token } : {}) }),
+    ),
   );
   const session = usePiSession(client);
   const [sent, setSent] = useState(0);
