@@ -40,3 +40,18 @@ export function aptInstall(pkg, hint) {
     }
   }
 }
+
+/**
+ * Makes sure `command` runs (`versionArgs` is how it says its version), installing Debian's
+ * `pkg` when it is missing; `purpose` says which tests need it. Returns its version's first line.
+ */
+export function ensureCommand(command, versionArgs, pkg, purpose) {
+  const version = () => spawnSync(command, versionArgs, { encoding: "utf8" });
+  if (version().error !== undefined) {
+    aptInstall(
+      pkg,
+      `${command} not found: ${purpose} need it. Install it (Debian/Ubuntu: \`sudo apt-get install ${pkg}\`).`,
+    );
+  }
+  return version().stdout.split("\n")[0].trim();
+}

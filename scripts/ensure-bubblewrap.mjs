@@ -3,16 +3,9 @@
 // this is root on Debian, as CI is), and user namespaces allowed. Otherwise stops with a message
 // that says what to do. Prints bwrap's version.
 import { spawnSync } from "node:child_process";
-import { aptInstall } from "./apt-install.mjs";
+import { ensureCommand } from "./apt-install.mjs";
 
-const version = () => spawnSync("bwrap", ["--version"], { encoding: "utf8" });
-
-if (version().error !== undefined) {
-  aptInstall(
-    "bubblewrap",
-    "bubblewrap (bwrap) not found: the bridge's sandbox tests need it. Install it (Debian/Ubuntu: `sudo apt-get install bubblewrap`).",
-  );
-}
+const version = ensureCommand("bwrap", ["--version"], "bubblewrap", "the bridge's sandbox tests");
 const trial = spawnSync(
   "bwrap",
   [
@@ -35,4 +28,4 @@ if (trial.status !== 0) {
   );
   process.exit(1);
 }
-console.log(version().stdout.trim());
+console.log(version);

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
-// Runs the benchmarks of one area (bench/<area>/*.bench.ts) on Node 22, one after another.
+// Runs the benchmarks of one or more areas (bench/<area>/*.bench.ts) on Node 22, one after another.
 // BENCH_QUICK=1 makes it the short smoke run that `npm test` includes.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { node22, root } from "./runtimes.mjs";
 
-const area = process.argv[2];
-const dir = join(root, "bench", area);
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith(".bench.ts"))
-  .sort();
+// Usage: run-bench.mjs <area> [area...]
+const files = process.argv.slice(2).flatMap((area) =>
+  readdirSync(join(root, "bench", area))
+    .filter((f) => f.endsWith(".bench.ts"))
+    .sort()
+    .map((file) => ({ area, file, dir: join(root, "bench", area) })),
+);
 let status = 0;
-for (const file of files) {
+for (const { area, file, dir } of files) {
   console.log(`\n=== bench/${area}/${file}`);
   const run = spawnSync(node22().path, ["--conditions=@pi-kit/source", join(dir, file)], {
     cwd: root,

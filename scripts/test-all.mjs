@@ -2,6 +2,7 @@
 // `npm test`: every check there is, in the order that fails fastest. Prints one closing
 // "N passed, N failed" line summing the test runners, and exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
 import { root } from "./runtimes.mjs";
 
@@ -15,10 +16,15 @@ const steps = [
     name: "build and typecheck (turbo)",
     cmd: ["npx", "turbo", "run", "build", "typecheck", "--output-logs=errors-only"],
   },
+  {
+    name: "API reports current (scripts/api-report.mjs)",
+    cmd: ["node", "scripts/api-report.mjs", "--check"],
+  },
+  { name: "no import cycles (dpdm)", cmd: ["npm", "run", "--silent", "check:cycles"] },
   { name: "typecheck tests and benchmarks", cmd: ["npx", "tsc", "-p", "tsconfig.test.json"] },
   {
     name: "tests on Node 20, Node 22, Deno and Bun",
-    cmd: ["npx", "turbo", "run", "test", "--concurrency=1", "--output-logs=full"],
+    cmd: ["npx", "turbo", "run", "test", "--concurrency=1", "--output-logs=full", "--summarize"],
     tests: true,
   },
   {
@@ -51,6 +57,7 @@ for (const step of steps) {
       passed += counts.passed;
       failed += counts.failed;
     }
+    printTaskTimes(run.stdout);
   }
   console.log(
     `##### ${step.name}: ${run.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
@@ -97,27 +104,58 @@ function countByTask(output) {
     else if (nodePass) add(nodePass[1], nodeFail?.[1] ?? 0);
     if (wtr) add(wtr[1], wtr[2]);
     console.log(`${task}: ${c.passed} passed, ${c.failed} failed`);
-    for (const name of failures) console.log(`  failed: ${name}`);
+    for (const [name, detail] of failures) {
+      console.log(`  failed: ${name}`);
+      for (const line of detail) console.log(`    ${line}`);
+    }
     counts.push(c);
   }
   return counts;
 }
 
+/** Each task's time, from the run summary turbo's `--summarize` wrote (its path is in the output). */
+function printTaskTimes(output) {
+  const path = /^\s*Summary:\s+(\S+\.json)\s*$/m.exec(stripVTControlCharacters(output))?.[1];
+  if (path === undefined) return;
+  const { tasks } = JSON.parse(readFileSync(path, "utf8"));
+  const times = tasks
+    .filter((task) => task.execution?.endTime !== undefined)
+    .map(
+      (task) =>
+        `${task.taskId} ${((task.execution.endTime - task.execution.startTime) / 1000).toFixed(0)} s`,
+    );
+  console.log(`task times: ${times.join(", ")}`);
+}
+
 /**
- * The names of the failed tests in one task's output, so that the closing summary (often all a CI
- * log keeps) says which test failed: node:test's "not ok N - name", Bun's "(fail) name", Deno's
- * "name ... FAILED", Web Test Runner's "❌ name".
+ * The failed tests in one task's output, each with the first lines of node:test's report of why,
+ * so that the closing summary (often all a CI log keeps) says which test failed and where: node:test's
+ * "not ok N - name", Bun's "(fail) name", Deno's "name ... FAILED", Web Test Runner's "❌ name".
  */
 function failedTests(taskLines) {
-  const names = new Set();
+  const failures = new Map();
+  let detail;
   for (const raw of taskLines) {
     const line = stripVTControlCharacters(raw).trim();
+    if (detail !== undefined) {
+      // node:test's YAML block after "not ok": keep its error and location lines, not the timings.
+      if (line === "..." || detail.length >= 12) detail = undefined;
+      else if (!/^(---|duration_ms|type|failureType|code|name):?|node:internal/.test(line)) {
+        detail.push(line.slice(0, 240));
+      }
+      continue;
+    }
+    const tap = /^not ok \d+ - (.*)$/.exec(line)?.[1];
+    if (tap && !failures.has(tap)) {
+      detail = [];
+      failures.set(tap, detail);
+      continue;
+    }
     const name =
-      /^not ok \d+ - (.*)$/.exec(line)?.[1] ??
       /^\(fail\) (.*?)(?: \[[\d.]+m?s\])?$/.exec(line)?.[1] ??
       /^(.*) \.\.\. FAILED/.exec(line)?.[1] ??
       /^❌ (.*)$/.exec(line)?.[1];
-    if (name) names.add(name);
+    if (name && !failures.has(name)) failures.set(name, []);
   }
-  return names;
+  return failures;
 }

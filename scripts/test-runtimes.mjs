@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Runs one package's tests, the same files, on Node 20, Node 22, Deno and Bun, and prints one
 // "N passed, N failed" line.
-// Usage: test-runtimes.mjs [--runtimes node20,node22,deno,bun] [--preload file] [dir...]
+// Usage: test-runtimes.mjs [--runtimes node20,node22,deno,bun] [--preload file] [--once files] [dir...]
 // --preload loads a module into every test process first (for example test-support/tripwire.ts).
+// --once (comma-separated test files) runs those files on the first runtime only: slow live tests
+// of runtime-neutral logic (ticket renewal, viewers, history) whose runtime boundaries (child
+// processes, sockets, serving, crypto) other files cover on every runtime. It keeps CI's time
+// for what differs between runtimes.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -21,6 +25,11 @@ for (let flag = args.indexOf("--preload"); flag !== -1; flag = args.indexOf("--p
   preloads.push(resolve(args[flag + 1]));
   args.splice(flag, 2);
 }
+const once = new Set();
+for (let flag = args.indexOf("--once"); flag !== -1; flag = args.indexOf("--once")) {
+  for (const file of args[flag + 1].split(",")) once.add(relative(root, resolve(file)));
+  args.splice(flag, 2);
+}
 const dirs = (args.length > 0 ? args : ["test"]).map((d) => resolve(d));
 
 function testFiles(dir) {
@@ -35,6 +44,14 @@ if (files.length === 0) {
   console.error(`No *.test.ts files under ${dirs.join(", ")}`);
   process.exit(1);
 }
+for (const file of once) {
+  if (!files.includes(file)) {
+    console.error(`--once names ${file}, which is not a test file here`);
+    process.exit(1);
+  }
+}
+/** The files a leg runs: all on the first runtime, the others skip the `--once` files. */
+const filesOf = (name) => (name === runtimes[0] ? files : files.filter((f) => !once.has(f)));
 
 const sys = systemNode();
 const n22 = node22();
@@ -44,8 +61,9 @@ const condition = "--conditions=@pi-kit/source";
 /** The longest one test may take (the slowest live tests take about a minute on a loaded machine). */
 const TEST_TIMEOUT_MS = 300_000;
 
+/** Each runtime's command for a list of test files. */
 const legs = {
-  node20: {
+  node20: (files) => ({
     label: `Node ${sys.version}`,
     cmd: sys.path,
     argv: [
@@ -61,8 +79,8 @@ const legs = {
     ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(sys.major) },
     count: countNode,
-  },
-  node22: {
+  }),
+  node22: (files) => ({
     label: `Node ${n22.version}`,
     cmd: n22.path,
     argv: [
@@ -76,15 +94,15 @@ const legs = {
     ],
     env: { PI_KIT_EXPECT_NODE_MAJOR: String(n22.major) },
     count: countNode,
-  },
-  deno: {
+  }),
+  deno: (files) => ({
     label: "Deno",
     cmd: deno,
     argv: ["test", "-A", "--no-check", ...preloads.flatMap((p) => ["--preload", p]), ...files],
     env: {},
     count: countDeno,
-  },
-  bun: {
+  }),
+  bun: (files) => ({
     label: "Bun",
     cmd: bun,
     argv: [
@@ -98,7 +116,7 @@ const legs = {
     ],
     env: {},
     count: countBun,
-  },
+  }),
 };
 if (sys.major !== 20)
   console.warn(`note: the system Node is ${sys.version}, not 20; its leg runs on that.`);
@@ -106,9 +124,14 @@ if (sys.major !== 20)
 let passed = 0;
 let failed = 0;
 for (const name of runtimes) {
-  const leg = legs[name];
-  if (!leg) throw new Error(`unknown runtime ${name}`);
-  console.log(`\n=== ${leg.label}: ${files.length} files`);
+  if (!legs[name]) throw new Error(`unknown runtime ${name}`);
+  const legFiles = filesOf(name);
+  const leg = legs[name](legFiles);
+  const skipped = files.length - legFiles.length;
+  console.log(
+    `\n=== ${leg.label}: ${legFiles.length} files${skipped > 0 ? ` (${skipped} run once, on the first runtime)` : ""}`,
+  );
+  const started = Date.now();
   const run = spawnSync(leg.cmd, leg.argv, {
     cwd: root,
     env: { ...env, ...leg.env },
@@ -122,7 +145,7 @@ for (const name of runtimes) {
   // Keep CI logs short: print the whole output only when something failed.
   if (!ok) process.stdout.write(output);
   console.log(
-    `${leg.label}: ${counts.passed} passed, ${counts.failed} failed (exit ${run.status})`,
+    `${leg.label}: ${counts.passed} passed, ${counts.failed} failed (exit ${run.status}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
   passed += counts.passed;
   failed += counts.failed + (ok ? 0 : counts.failed === 0 ? 1 : 0);

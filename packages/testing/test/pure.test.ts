@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  builtinScenarios,
   modelsJson,
   PI_RELEASES,
   parseDirectives,
@@ -38,6 +39,15 @@ describe("directives", () => {
       0,
     );
     assert.deepEqual(reply.parts, [{ type: "text", text: "Echo: new one" }]);
+  });
+
+  test("a prompt mapped in `prompts` is answered as its directives; others as typed", () => {
+    const prompts = { "Say hi twice": "[[text hi hi]]" };
+    const said = (text: string) =>
+      scriptReply({ messages: [{ role: "user", content: text }] }, builtinScenarios, 0, prompts);
+    assert.deepEqual(said("  Say hi twice\n").parts, [{ type: "text", text: "hi hi" }]);
+    assert.deepEqual(said("Say hi").parts, [{ type: "text", text: "Echo: Say hi" }]);
+    assert.deepEqual(said("toString").parts, [{ type: "text", text: "Echo: toString" }]);
   });
 });
 

@@ -81,15 +81,18 @@ function merge(replies: readonly ScriptedReply[]): ScriptedReply {
 
 /**
  * Scripts the reply to `request`. `attempt` counts earlier requests with the same prompt
- * (it drives `[[fail]]`).
+ * (it drives `[[fail]]`). `prompts` maps whole prompts (trimmed) to the directives they stand
+ * for, so a user can type natural language and still get a scripted behaviour.
  */
 export function scriptReply(
   request: ChatRequest,
   scenarios: Readonly<Record<string, ScenarioHandler>>,
   attempt: number,
+  prompts: Readonly<Record<string, string>> = {},
 ): ScriptedReply {
   if (request.messages.at(-1)?.role === "tool") return toolResultReply(request);
-  const prompt = lastUserPrompt(request);
+  const typed = lastUserPrompt(request);
+  const prompt = Object.hasOwn(prompts, typed.trim()) ? (prompts[typed.trim()] as string) : typed;
   const replies: ScriptedReply[] = [];
   for (const directive of parseDirectives(prompt)) {
     const handler = Object.hasOwn(scenarios, directive.name)

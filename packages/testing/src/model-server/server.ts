@@ -22,6 +22,11 @@ export interface ModelServerOptions {
   readonly port?: number;
   /** Extra directives, by lower-case name; they override built-ins of the same name. */
   readonly scenarios?: Readonly<Record<string, ScenarioHandler>>;
+  /**
+   * Whole prompts (trimmed) answered as the directives they map to: `{"Write a long story
+   * slowly": "[[slow 200ms x 20]]"}` lets a demo offer natural language for scripted behaviours.
+   */
+  readonly prompts?: Readonly<Record<string, string>>;
   /** Model ids listed by `GET /v1/models` (default {@link DEFAULT_MODEL_IDS}). */
   readonly models?: readonly string[];
 }
@@ -89,7 +94,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const lastIsUser = body.messages.at(-1)?.role === "user";
     const attempt = lastIsUser ? (attempts.get(prompt) ?? 0) : 0;
     if (lastIsUser) attempts.set(prompt, attempt + 1);
-    const reply = scriptReply(body, scenarios, attempt);
+    const reply = scriptReply(body, scenarios, attempt, options.prompts);
     if (reply.failure) {
       record(req, body, reply.failure.status);
       const message = reply.failure.message ?? `Scripted ${reply.failure.status}`;
