@@ -22,6 +22,7 @@ await vite.listen().catch(async (error: unknown) => {
   exitIfPortBusy(error, vitePort, "stop the other dev server");
   throw error;
 });
+// Before the URL is printed: whoever reads it may press Ctrl-C at once.
+stopOnSignals(log, () => Promise.all([vite.close(), demo.close()]));
 console.log(`pi-kit demo (dev): ${demo.pi.label}`);
 console.log(`Open http://127.0.0.1:${vitePort}/#token=${demo.token}`);
-stopOnSignals(log, () => Promise.all([vite.close(), demo.close()]));

@@ -16,7 +16,8 @@ const { demo, log } = await startForTerminal({
   port: Number(process.env.PORT ?? 8787),
   staticRoot: distDir,
 });
+// Every pi gets its stdin closed first, so it can flush its session file. Installed before the
+// URL is printed: whoever reads it may press Ctrl-C at once.
+stopOnSignals(log, () => demo.close());
 console.log(`pi-kit demo: ${demo.pi.label}`);
 console.log(`Open ${demo.openUrl}`);
-// Every pi gets its stdin closed first, so it can flush its session file.
-stopOnSignals(log, () => demo.close());
