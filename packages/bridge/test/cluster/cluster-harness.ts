@@ -33,7 +33,10 @@ import { freePort, startRedis, type TestRedis } from "./redis-server.ts";
 export interface ClusterOptions {
   /** How many bridges (default 3; the shipped haproxy.cfg has lines for up to 6). */
   readonly nodes?: number;
-  /** `--lease-ttl-ms` (default 2000: failovers in tests take seconds, not tens of them). */
+  /**
+   * `--lease-ttl-ms` (default 3000: failovers in tests take seconds, not tens of them, and a
+   * healthy node on a loaded 2-core machine does not lose its lease to a stall of its event loop).
+   */
   readonly leaseTtlMs?: number;
   /** `--drain-timeout-ms` (default 5000). */
   readonly drainTimeoutMs?: number;
@@ -127,7 +130,7 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
 
 /** Starts redis, the bridges and haproxy; on any failure, stops what did start. */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const leaseTtlMs = options.leaseTtlMs ?? 2000;
+  const leaseTtlMs = options.leaseTtlMs ?? 3000;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
   const model = await startModelServer();
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl });

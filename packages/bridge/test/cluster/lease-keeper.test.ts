@@ -15,7 +15,7 @@ import {
 import { startRedis, type TestRedis } from "./redis-server.ts";
 
 /** Short enough for a test, long enough for a loaded 2-core machine to renew in time. */
-const TTL_MS = 900;
+const TTL_MS = 1800;
 
 let redis: TestRedis;
 let store: RedisLeaseStore;

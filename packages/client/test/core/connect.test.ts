@@ -31,7 +31,8 @@ test("connect: a handshake timeout names connect and the handshake, and arrives 
     return true;
   });
   const elapsed = Date.now() - started;
-  assert.ok(elapsed < 1500, `rejected after ${elapsed} ms`);
+  // The 300 ms given, not the default minute, with room for a loaded machine.
+  assert.ok(elapsed < 5000, `rejected after ${elapsed} ms`);
   // The process is still being stopped behind the rejection; it does end.
   assert.equal((await transport.closed).reason, "closed");
 });

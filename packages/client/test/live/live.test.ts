@@ -309,7 +309,7 @@ for (const version of ["1", "0.73"] as const) {
         await client.prompt("/ui timeout 300");
         assert.equal(await timeout, "false");
         const closedAfter = await closedByClient;
-        assert.ok(closedAfter >= 250 && closedAfter < 2000, `closed after ${closedAfter} ms`);
+        assert.ok(closedAfter >= 250 && closedAfter < 5000, `closed after ${closedAfter} ms`);
         const two = probeResult(client, "two");
         await client.prompt("/ui two");
         assert.equal(await two, JSON.stringify({ confirm: true, select: "Y" }));
@@ -391,7 +391,8 @@ for (const version of ["1", "0.73"] as const) {
             }),
           ),
         );
-        assert.ok(Date.now() - killedAt < 1000, `took ${Date.now() - killedAt} ms`);
+        // Long before the 10 s the bash command would take, with room for a loaded machine.
+        assert.ok(Date.now() - killedAt < 3000, `took ${Date.now() - killedAt} ms`);
       } finally {
         await stop();
       }

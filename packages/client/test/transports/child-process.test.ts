@@ -97,7 +97,8 @@ test("child: a process that ignores stdin close gets SIGTERM, then SIGKILL", asy
   assert.equal(info.signal, "SIGKILL");
   assert.equal(info.exitCode, null);
   assert.match(info.stderrTail ?? "", /stdin closed\n(ignoring SIGTERM\n)?$/);
-  assert.ok(took >= 290 && took < 1500, `stopped after ${took} ms`);
+  // Well under the default timeouts' 3 s, with room for a loaded machine.
+  assert.ok(took >= 290 && took < 2500, `stopped after ${took} ms`);
 });
 
 test("child: a process that ignores only stdin close ends on SIGTERM", async () => {

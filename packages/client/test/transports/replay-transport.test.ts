@@ -13,11 +13,11 @@ import { frameReader } from "../frame-reader.ts";
 const transcript: TranscriptEntry[] = [
   { t: 0, dir: "out", record: '{"id":"req_1","type":"get_state"}' },
   {
-    t: 100,
+    t: 1000,
     dir: "in",
     record: '{"type":"response","id":"req_1","command":"get_state","success":true}',
   },
-  { t: 200, dir: "in", record: '{"type":"agent_start"}' },
+  { t: 2000, dir: "in", record: '{"type":"agent_start"}' },
 ];
 
 /** Reads every frame, noting when each arrived (ms since `start`). */
@@ -31,7 +31,7 @@ async function readTimed(readable: ReadableStream<TransportFrames>, start: numbe
 
 test("replay: plays in records with their recorded timing, scaled by speed", async () => {
   const start = performance.now();
-  const transport = createReplayTransport(transcript, { speed: 2 });
+  const transport = createReplayTransport(transcript, { speed: 10 });
   const reading = readTimed(transport.readable, start);
   const writer = transport.writable.getWriter();
   await writer.write('{"id":"req_1","type":"get_state"}\n');
@@ -41,12 +41,13 @@ test("replay: plays in records with their recorded timing, scaled by speed", asy
     transcript.filter((e) => e.dir === "in").map((e) => e.record),
   );
   const [response, event] = frames;
-  // Recorded at 100 and 200 ms; at speed 2 that is 50 and 100 ms (real time would be 100 and 200).
+  // Recorded at 1 and 2 s; at speed 10 that is 100 and 200 ms (real time would be 1 and 2 s). The
+  // upper bounds leave a loaded machine's timers most of the gap to real time.
   assert.ok(
-    response !== undefined && response.at >= 45 && response.at < 100,
+    response !== undefined && response.at >= 95 && response.at < 600,
     `response at ${response?.at}`,
   );
-  assert.ok(event !== undefined && event.at >= 95 && event.at < 200, `event at ${event?.at}`);
+  assert.ok(event !== undefined && event.at >= 195 && event.at < 1200, `event at ${event?.at}`);
   assert.deepEqual(await transport.closed, { reason: "eof" });
 });
 
@@ -63,7 +64,8 @@ test("replay: Infinity plays as fast as possible, from a transcript string", asy
   await transport.writable.getWriter().write('{"id":"req_1","type":"get_state"}');
   const frames = await reading;
   assert.equal(frames.length, 3);
-  assert.ok(performance.now() - start < 50);
+  // Far from the recorded minute, with room for a loaded machine.
+  assert.ok(performance.now() - start < 1000);
 });
 
 test("replay: responses wait for their request, with the client's own ids", async () => {
