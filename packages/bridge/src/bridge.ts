@@ -3,16 +3,14 @@
  * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
  */
 
-import { relative } from "node:path";
-import type { ChildProcessOptions } from "@pi-kit/client/process";
-import { spawnPi } from "@pi-kit/client/process";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./bridge-options.ts";
-import { type ClusterNode, createClusterNode, NODE_HEADER } from "./cluster/cluster-node.ts";
+import { type ClusterNode, createClusterNode } from "./cluster/cluster-node.ts";
+import { metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
 import { BridgeError, BridgeErrorCode } from "./errors.ts";
 import { healthRoutes } from "./health/health-routes.ts";
-import { spawnCheck, writableCheck } from "./health/readiness.ts";
+import { type ReadinessCheck, spawnCheck, writableCheck } from "./health/readiness.ts";
 import type { BridgeHistory } from "./history/bridge-history.ts";
 import { authentication } from "./http/authenticate.ts";
 import { createRefusal } from "./http/refusal.ts";
@@ -20,15 +18,17 @@ import { sessionRoutes } from "./http/routes.ts";
 import { upgradeRoute } from "./http/upgrade-route.ts";
 import { type BridgeLogger, jsonLogger, safeLog } from "./logger.ts";
 import { PrincipalStores } from "./ownership/principal-stores.ts";
+import type { SessionOwnership } from "./ownership/session-ownership.ts";
 import { SessionsDirOwnership } from "./ownership/sessions-dir-ownership.ts";
-import { createSandbox } from "./sandbox/create-sandbox.ts";
+import { createSandbox, type Sandbox } from "./sandbox/create-sandbox.ts";
 import { createCommandPolicy } from "./security/command-policy.ts";
 import { createOriginCheck } from "./security/origin.ts";
 import { defaultIndexDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 import { createTicketVerifier } from "./security/tickets.ts";
 import { assertUsableToken } from "./security/token.ts";
 import { BRIDGE_OWNER, userOwner } from "./sessions/owner.ts";
-import type { SessionRegistry } from "./sessions/session-registry.ts";
+import { placedSpawn } from "./sessions/placed-spawn.ts";
+import type { RegistrySettings, SessionRegistry } from "./sessions/session-registry.ts";
 import { Workspaces } from "./sessions/workspaces.ts";
 import type { WebSocketRuntime } from "./ws/runtime.ts";
 
@@ -72,14 +72,6 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     options.sessionsDir,
     ...(workspaces === undefined ? [] : [workspaces.dir]),
   ]);
-  const spawnOf = options.spawn ?? spawnPi;
-  const spawn = async (spec: ChildProcessOptions, dir: string) => {
-    const placed =
-      workspaces === undefined
-        ? spec
-        : { ...spec, cwd: await workspaces.of(relative(options.sessionsDir, dir)) };
-    return spawnOf(sandbox === undefined ? placed : await sandbox.wrap(placed, dir), dir);
-  };
   const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
   const logger = options.logger ?? jsonLogger();
   const policy = createCommandPolicy(options.policy);
@@ -90,43 +82,10 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   // Last of the checks, so a refused option leaves no lock behind; first of anything on disk.
   // In cluster mode a lease per session replaces the directory's lock.
   const ownership =
-    cluster?.ownership ??
-    new SessionsDirOwnership(options.sessionsDir, {
-      ...(options.url === undefined ? {} : { url: options.url }),
-      onLost: (holder) => {
-        // Another bridge took the directory over while this one was frozen: its pi must stop now.
-        safeLog(logger, {
-          event: "sessions_dir_lost",
-          ...(holder === undefined ? {} : { pid: holder.pid }),
-        });
-        void bridge.close();
-      },
-    });
+    cluster?.ownership ?? directoryOwnership(options, logger, () => void bridge.close());
+  const spawn = placedSpawn(options.sessionsDir, workspaces, sandbox, options.spawn);
   const principals: PrincipalStores = new PrincipalStores({
-    registry: {
-      sessionsDir: options.sessionsDir,
-      maxSessions: limits.maxSessions,
-      maxSessionsPerUser: limits.maxSessionsPerUser,
-      graceMs: limits.graceMs,
-      idleMs: limits.idleMs,
-      pi: options.pi,
-      sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
-      spawn,
-      highWaterMark: limits.highWaterMark,
-      maxPendingDialogs: limits.maxPendingDialogs,
-      maxStdinBytes: limits.maxStdinBytes,
-      stopTimeouts: options.stopTimeouts,
-      logger,
-      ownership,
-      ...(cluster === undefined
-        ? {}
-        : {
-            onPiExit: (_session, reason) => cluster.metrics.piExits.inc({ reason }),
-            onRelayed: (seconds) => cluster.metrics.relaySeconds.observe(seconds),
-            // The lease names the file pi writes now, so the next owner resumes that one.
-            onFileMoved: (key, file) => void cluster.ownership.recordFile(key, file),
-          }),
-    },
+    registry: registrySettings(options, limits, logger, ownership, spawn, cluster),
     logger,
     workspaces,
     // Per node, off the share: nodes must never overwrite each other's index.
@@ -148,13 +107,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   });
 
   const app = new Hono();
-  if (cluster !== undefined) {
-    // Which node answered: a forwarded request keeps the owner's.
-    app.use("*", async (c, next) => {
-      await next();
-      if (!c.res.headers.has(NODE_HEADER)) c.header(NODE_HEADER, cluster.id);
-    });
-  }
+  if (cluster !== undefined) app.use("*", nodeHeader(cluster));
   // Preflights carry no credentials, so CORS answers them before the token check.
   app.use(
     "/api/*",
@@ -169,33 +122,13 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   app.route(
     "/",
     healthRoutes({
-      checks: [
-        spawnCheck(
-          sandbox === undefined
-            ? [options.pi]
-            : [options.pi, { ...options.pi, command: sandbox.command }],
-        ),
-        writableCheck(options.sessionsDir),
-        ...(workspaces === undefined
-          ? []
-          : [writableCheck(workspaces.dir, "workspaces_dir", "workspaces directory")]),
-        ...(cluster === undefined ? [] : [cluster.readiness]),
-      ],
+      checks: readinessChecks(options, sandbox, workspaces, cluster),
       closing: () => closing !== undefined,
       logger,
     }),
   );
   app.use("*", auth.middleware);
-  if (cluster !== undefined) {
-    // The bridge's own token only: a ticket user learns nothing of the cluster.
-    app.get("/metrics", async (c) => {
-      if (auth.accessOf(c).owner !== BRIDGE_OWNER)
-        return refuse(c, 403, "Metrics need the bridge's token", BridgeErrorCode.WrongToken);
-      return c.body(await cluster.metrics.text(), 200, {
-        "Content-Type": cluster.metrics.contentType,
-      });
-    });
-  }
+  if (cluster !== undefined) app.get("/metrics", metricsRoute(cluster, auth.accessOf, refuse));
   app.route(
     "/api",
     sessionRoutes(
@@ -253,6 +186,83 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     },
   };
   return bridge;
+}
+
+/**
+ * The sessions directory's lock. Another bridge that takes it over (this one was frozen past the
+ * lock's staleness) calls `onLost`: this bridge's pi processes must stop at once.
+ */
+function directoryOwnership(
+  options: BridgeOptions,
+  logger: BridgeLogger,
+  onLost: () => void,
+): SessionsDirOwnership {
+  return new SessionsDirOwnership(options.sessionsDir, {
+    ...(options.url === undefined ? {} : { url: options.url }),
+    onLost: (holder) => {
+      safeLog(logger, {
+        event: "sessions_dir_lost",
+        ...(holder === undefined ? {} : { pid: holder.pid }),
+      });
+      onLost();
+    },
+  });
+}
+
+/** How the registry starts and keeps sessions; a cluster node also counts and records in it. */
+function registrySettings(
+  options: BridgeOptions,
+  limits: Required<BridgeLimits>,
+  logger: BridgeLogger,
+  ownership: SessionOwnership,
+  spawn: RegistrySettings["spawn"],
+  cluster: ClusterNode | undefined,
+): RegistrySettings {
+  return {
+    sessionsDir: options.sessionsDir,
+    maxSessions: limits.maxSessions,
+    maxSessionsPerUser: limits.maxSessionsPerUser,
+    graceMs: limits.graceMs,
+    idleMs: limits.idleMs,
+    pi: options.pi,
+    sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
+    spawn,
+    highWaterMark: limits.highWaterMark,
+    maxPendingDialogs: limits.maxPendingDialogs,
+    maxStdinBytes: limits.maxStdinBytes,
+    stopTimeouts: options.stopTimeouts,
+    logger,
+    ownership,
+    ...(cluster === undefined
+      ? {}
+      : {
+          onPiExit: (_session, reason) => cluster.metrics.piExits.inc({ reason }),
+          onRelayed: (seconds) => cluster.metrics.relaySeconds.observe(seconds),
+          // The lease names the file pi writes now, so the next owner resumes that one.
+          onFileMoved: (key, file) => void cluster.ownership.recordFile(key, file),
+        }),
+  };
+}
+
+/** What `/readyz` checks: pi (and the sandbox) can start, the directories take writes, the cluster. */
+function readinessChecks(
+  options: BridgeOptions,
+  sandbox: Sandbox | undefined,
+  workspaces: Workspaces | undefined,
+  cluster: ClusterNode | undefined,
+): ReadinessCheck[] {
+  const pi =
+    sandbox === undefined
+      ? [options.pi]
+      : [options.pi, { ...options.pi, command: sandbox.command }];
+  return [
+    spawnCheck(pi),
+    writableCheck(options.sessionsDir),
+    ...(workspaces === undefined
+      ? []
+      : [writableCheck(workspaces.dir, "workspaces_dir", "workspaces directory")]),
+    ...(cluster === undefined ? [] : [cluster.readiness]),
+  ];
 }
 
 /** The cluster node of a bridge with `cluster` options; a lost lease fences its session. */
