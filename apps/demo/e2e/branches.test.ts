@@ -3,7 +3,7 @@
  * the bridge, Debian's Chromium): a fork made with the fork picker or the session tree leaves the
  * conversation as it was under the same entry of the history, where one click brings it back;
  * branching at the first message leaves no stale title; and "New chat" adds nothing to the
- * history until its first message is sent.
+ * history until its first message is sent, which lists it at once.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -163,6 +163,25 @@ test("New chat adds nothing to the history until the first message is sent", asy
   await say(page, "A conversation at last");
   await row(page, "A conversation at last").waitFor();
   assert.equal(await row(page, "New conversation").count(), 0);
+  await page.close();
+});
+
+test("a new conversation is listed and titled while its first run still waits", async () => {
+  const page = await h.newPage({ session: "kept" });
+  await connected(page);
+  const before = page.url();
+  await sessionList(page).getByRole("button", { name: "New chat" }).click();
+  await page.waitForURL((url) => url.href !== before && /session=s-/.test(url.search));
+  await shown(page);
+  // The shell command waits for the user's approval, so its run cannot end on its own.
+  await page.getByRole("button", { name: /Run a shell command/ }).click();
+  const approval = page.getByRole("alertdialog");
+  await approval.waitFor();
+  await row(page, "List the files in the workspace").waitFor();
+  await heading(page).getByText("List the files in the workspace").waitFor();
+  assert.equal(await approval.isVisible(), true, "the run still waits for its approval");
+  await approval.getByRole("button", { name: "No" }).click();
+  await approval.waitFor({ state: "detached" });
   await page.close();
 });
 

@@ -235,10 +235,16 @@ export class DemoApp extends LitElement {
     await previous?.close();
   }
 
-  /** Keeps the title current: after each run (pi names it from the first message) and session change. */
+  /**
+   * Keeps the title current: when pi has taken a message of the user's (the first one titles the
+   * conversation), after each run and after each session change.
+   */
   #follow(connection: SessionConnection): void {
     const refresh = () => void this.#refreshSummary(connection.name);
     const offs = [
+      connection.client.on("message_end", ({ message }) => {
+        if (message.role === "user") refresh();
+      }),
       connection.client.on("run_settled", refresh),
       connection.client.on("session_changed", refresh),
     ];

@@ -369,6 +369,30 @@ describe("<pi-session-list>", () => {
     await client.close();
   });
 
+  it("refreshes when pi takes a message of the user's, so a new conversation shows at once", async () => {
+    const history = new MemoryHistory([summary("older", "An older conversation", 60)]);
+    const { pi, client } = await connect();
+    const el = await list(
+      history,
+      html`<pi-session-list .history=${history} .client=${client}></pi-session-list>`,
+    );
+    await loaded(el, 1);
+    history.sessions.unshift(summary("fresh", "Plan a picnic", 0, { state: "running" }));
+    const calls = history.calls.length;
+    const message = (role: "user" | "assistant") => ({
+      type: "message_end",
+      message: { role, content: [{ type: "text", text: "Plan a picnic" }], timestamp: 0 },
+    });
+    pi.push({ type: "agent_start" });
+    pi.push(message("assistant"));
+    await client.getState(); // the pushed events have reached the client
+    expect(history.calls.length, "an answer alone refreshes nothing").to.equal(calls);
+    pi.push(message("user"));
+    await loaded(el, 2);
+    expect(titles(el)).to.deep.equal(["Plan a picnic", "An older conversation"]);
+    await client.close();
+  });
+
   it("speaks Chinese, and switches language live", async () => {
     const history = new MemoryHistory(sample());
     const wrapper = await fixture<HTMLDivElement>(

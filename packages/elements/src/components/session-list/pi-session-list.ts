@@ -36,8 +36,10 @@ const FILTER_DELAY_MS = 200;
  * list scrolls (a history of thousands loads a page at a time). It reads and changes any
  * `SessionHistory`, such as `BridgeSessionHistory` from `@pi-kit/client`, and says with events
  * which conversation to open; the page opens it. Entries whose files are damaged are listed
- * with the reason; a forked one lists its other versions (pi's other files of it) under its row. Given a `client` (or inside a `<pi-provider>`), it refreshes after each run and
- * session change, so titles and times stay current.
+ * with the reason; a forked one lists its other versions (pi's other files of it) under its row.
+ * Given a `client` (or inside a `<pi-provider>`), it refreshes when pi takes a message of the
+ * user's, after each run and after each session change, so a new conversation shows as soon as it
+ * is sent and titles and times stay current.
  *
  * Keyboard: ↑ ↓ Home End PageUp PageDown and typing move between conversations; Enter opens; F2
  * renames (Enter saves, Escape cancels); Delete asks to delete; Tab reaches the row's buttons.
@@ -110,9 +112,12 @@ export class PiSessionList extends PickerElement {
   declare failure: string | undefined;
 
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnChanges(() => {
-      if (this.#loadedOnce) void this.refresh();
-    }),
+    changed: refreshOnChanges(
+      () => {
+        if (this.#loadedOnce) void this.refresh();
+      },
+      { userMessages: true },
+    ),
   });
   readonly #internals = this.attachInternals();
   #nextCursor: string | null = null;

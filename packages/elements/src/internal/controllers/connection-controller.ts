@@ -99,11 +99,12 @@ export class ConnectionController implements ReactiveController {
  * A {@link ConnectionOptions.changed} callback for elements that show data loaded from pi: it
  * calls `refresh` as soon as a client is there (unless `initial` is false), after each of its runs,
  * and after each session change (new session, switch, fork, clone, reconnect), when the client
- * already shows the new session.
+ * already shows the new session. With `userMessages`, also when pi has taken a message of the
+ * user's: pi saves it then, so a history shows a new conversation while its first run goes on.
  */
 export function refreshOnChanges(
   refresh: () => void,
-  { initial = true }: { initial?: boolean } = {},
+  { initial = true, userMessages = false }: { initial?: boolean; userMessages?: boolean } = {},
 ): NonNullable<ConnectionOptions["changed"]> {
   let offs: (() => void)[] = [];
   return (next) => {
@@ -112,6 +113,12 @@ export function refreshOnChanges(
     const client = next?.client;
     if (client === undefined) return;
     offs = [client.on("run_settled", refresh), client.on("session_changed", refresh)];
+    if (userMessages)
+      offs.push(
+        client.on("message_end", (event) => {
+          if (event.message.role === "user") refresh();
+        }),
+      );
     if (initial) refresh();
   };
 }
