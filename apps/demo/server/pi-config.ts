@@ -77,7 +77,7 @@ export async function demoPi(
   return {
     // The bridge gives each session its own --session-dir (the demo chooses where).
     spec: sessionHostOptions(command).pi,
-    label: "scripted model (no API key; try [[bash ls]] or /demo-confirm)",
+    label: "scripted model (no API key; the page suggests what to try)",
     scripted: true,
     async close() {
       await server.close();
