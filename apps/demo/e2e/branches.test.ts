@@ -180,6 +180,7 @@ test("a new conversation is listed and titled while its first run still waits", 
   await row(page, "List the files in the workspace").waitFor();
   await heading(page).getByText("List the files in the workspace").waitFor();
   assert.equal(await approval.isVisible(), true, "the run still waits for its approval");
+  await h.screenshot("history-first-message", page);
   await approval.getByRole("button", { name: "No" }).click();
   await approval.waitFor({ state: "detached" });
   await page.close();
