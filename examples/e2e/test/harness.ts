@@ -78,8 +78,13 @@ export async function send(page: Page, text: string): Promise<void> {
   await composer.press("Enter");
 }
 
-/** Runs the demo extension's `/demo-confirm` and answers Yes in the chat's dialog. */
+/**
+ * Runs the demo extension's `/demo-confirm` once pi is idle, and answers Yes in the chat's dialog.
+ * While a run goes on the chat sends it as a follow-up, which pi refuses for an extension command;
+ * an answer's text can show before its run has ended.
+ */
 export async function answerDialog(page: Page): Promise<void> {
+  await page.locator("pi-chat").getByRole("button", { name: "Send", exact: true }).waitFor();
   const composer = page.locator("pi-chat textarea");
   await composer.fill("/demo-confirm");
   await page
