@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check there is, in the order that fails fastest. Prints one closing
-// "N passed, N failed" line summing the test runners, and exits non-zero on any failure.
+// "N passed, N failed" line summing the test runners, and exits non-zero on any failure. A failed
+// step or package does not stop the others (turbo's --continue), so one run reports every failure.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { stripVTControlCharacters } from "node:util";
@@ -24,7 +25,16 @@ const steps = [
   { name: "typecheck tests and benchmarks", cmd: ["npx", "tsc", "-p", "tsconfig.test.json"] },
   {
     name: "tests on Node 20, Node 22, Deno and Bun",
-    cmd: ["npx", "turbo", "run", "test", "--concurrency=1", "--output-logs=full", "--summarize"],
+    cmd: [
+      "npx",
+      "turbo",
+      "run",
+      "test",
+      "--concurrency=1",
+      "--continue=dependencies-successful",
+      "--output-logs=full",
+      "--summarize",
+    ],
     tests: true,
   },
   {
@@ -33,13 +43,22 @@ const steps = [
   },
   {
     name: "benchmark smoke run",
-    cmd: ["npx", "turbo", "run", "bench", "--concurrency=1", "--output-logs=full"],
+    cmd: [
+      "npx",
+      "turbo",
+      "run",
+      "bench",
+      "--concurrency=1",
+      "--continue=dependencies-successful",
+      "--output-logs=full",
+    ],
     env: quickBench,
   },
 ];
 
 let passed = 0;
 let failed = 0;
+const failedSteps = [];
 const started = Date.now();
 for (const step of steps) {
   console.log(`\n##### ${step.name}`);
@@ -51,6 +70,7 @@ for (const step of steps) {
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
   });
+  const failedBefore = failed;
   if (step.tests) {
     process.stdout.write(run.stdout);
     for (const counts of countByTask(run.stdout)) {
@@ -63,11 +83,13 @@ for (const step of steps) {
     `##### ${step.name}: ${run.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
   );
   if (run.status !== 0) {
-    if (!step.tests || failed === 0) failed += 1;
-    break;
+    failedSteps.push(step.name);
+    // A step that failed without a counted test failure (a crash, a lint error) counts as one.
+    if (failed === failedBefore) failed += 1;
   }
 }
 console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join("; ")}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
 
