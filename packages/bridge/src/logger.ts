@@ -107,6 +107,14 @@ export type BridgeLogEvent =
   | { readonly event: "session_fenced"; readonly session: string }
   | { readonly event: "lease_store_reachable"; readonly reachable: boolean }
   | {
+      /** Redis could not be reached (logged once per outage; the node retries every second). */
+      readonly event: "lease_store_unreachable";
+      /** The Redis URL, its password hidden. */
+      readonly url: string;
+      readonly error: string;
+    }
+  | { readonly event: "lease_store_connected"; readonly url: string }
+  | {
       /** A request or socket for a session another node owns went to that node. */
       readonly event: "forwarded";
       readonly session: string;
@@ -135,6 +143,7 @@ const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
   "pi_record_error",
   "lease_lost",
   "lease_release_failed",
+  "lease_store_unreachable",
   "session_fenced",
 ]);
 

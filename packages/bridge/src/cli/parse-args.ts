@@ -6,6 +6,13 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
 import type { BridgeLimits } from "../bridge-options.ts";
+import {
+  MIN_LEASE_TTL_MS,
+  nodeUrlProblem,
+  redactedUrl,
+  redisUrlProblem,
+  shown,
+} from "../cluster/cluster-settings.ts";
 import { BridgeError } from "../errors.ts";
 import { createCommandPolicy } from "../security/command-policy.ts";
 import { defaultSessionsDir } from "../security/sessions-dir.ts";
@@ -237,16 +244,28 @@ export function parseArgs(
       case "--sandbox-no-network":
         sandboxNetwork = false;
         break;
-      case "--cluster":
-        cluster.redisUrl = url(value(), ["redis:", "rediss:"], flag);
+      case "--cluster": {
+        const text = value();
+        const problem = redisUrlProblem(text);
+        if (problem !== undefined)
+          throw new UsageError(`${flag} needs ${problem}, got ${shown(redactedUrl(text))}`);
+        cluster.redisUrl = text;
         break;
-      case "--node-url":
-        cluster.nodeUrl = url(value(), ["http:", "https:"], flag);
+      }
+      case "--node-url": {
+        const text = value();
+        const problem = nodeUrlProblem(text);
+        if (problem !== undefined)
+          throw new UsageError(`${flag} needs ${problem}, got ${shown(text)}`);
+        cluster.nodeUrl = text;
         break;
+      }
       case "--lease-ttl-ms":
         cluster.leaseTtlMs = number();
-        if (cluster.leaseTtlMs < 300)
-          throw new UsageError(`${flag} needs at least 300 ms, got ${cluster.leaseTtlMs}`);
+        if (cluster.leaseTtlMs < MIN_LEASE_TTL_MS)
+          throw new UsageError(
+            `${flag} needs at least ${MIN_LEASE_TTL_MS} ms, got ${cluster.leaseTtlMs}`,
+          );
         break;
       case "--drain-timeout-ms":
         cluster.drainTimeoutMs = number();
@@ -367,19 +386,6 @@ function readPublicKey(path: string): string {
     );
   }
   return pem;
-}
-
-/** `text` as a URL with one of `protocols`, or a {@link UsageError} naming `flag`. */
-function url(text: string, protocols: readonly string[], flag: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(text);
-  } catch {
-    throw new UsageError(`${flag} needs a URL, got ${quote(text)}`);
-  }
-  if (!protocols.includes(parsed.protocol))
-    throw new UsageError(`${flag} needs a ${protocols.join(" or ")}// URL, got ${quote(text)}`);
-  return text;
 }
 
 /** A value from the command line, quoted and cut short, for an error message. */

@@ -17,6 +17,7 @@ import {
 import { offeredProtocols } from "../security/token.ts";
 import type { SessionKey } from "../sessions/owner.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
+import { clusterSettingsProblem, redactedUrl } from "./cluster-settings.ts";
 import {
   connectOwner,
   FORWARDED_BY,
@@ -82,13 +83,18 @@ export interface ClusterNode {
 
 /** Creates this bridge's cluster node; the store connects in the background. */
 export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
+  const problem = clusterSettingsProblem(options);
+  if (problem !== undefined) throw new Error(problem);
   const url = options.nodeUrl ?? options.url;
-  if (url === undefined) throw new Error("Cluster mode needs the node's URL (nodeUrl or url)");
+  if (url === undefined)
+    throw new Error("Cluster mode needs the node's URL: cluster.nodeUrl (--node-url) or url");
   const id = `${new URL(url).host}-${randomHex(4)}`;
   const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
   const { logger } = options;
   const opened =
-    options.store === undefined ? openRedisLeaseStore(options.redisUrl, { ttlMs }) : undefined;
+    options.store === undefined
+      ? openRedisLeaseStore(options.redisUrl, { ttlMs, ...storeLog(options.redisUrl, logger) })
+      : undefined;
   // The keeper's pings and /readyz report a failed connection; node-redis keeps reconnecting.
   opened?.connected.catch(() => {});
   const store = options.store ?? (opened as NonNullable<typeof opened>).store;
@@ -202,6 +208,37 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       });
     },
   };
+}
+
+/**
+ * Logs the store's connection once per outage: the first failure (at warn, with the URL, its
+ * password hidden, and the cause) and the connection when it is up again. node-redis retries
+ * every second meanwhile, and one line per retry would bury everything else.
+ */
+function storeLog(
+  redisUrl: string,
+  logger: BridgeLogger,
+): { onError: (error: Error) => void; onReady: () => void } {
+  const url = redactedUrl(redisUrl);
+  let failing = false;
+  return {
+    onError(error) {
+      if (failing) return;
+      failing = true;
+      safeLog(logger, { event: "lease_store_unreachable", url, error: errorText(error) });
+    },
+    onReady() {
+      failing = false;
+      safeLog(logger, { event: "lease_store_connected", url });
+    },
+  };
+}
+
+/** An error and its code (`ECONNREFUSED`, `ENOTFOUND`), one line. */
+function errorText(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error.message || error.name;
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 /** The runtime's WebSocket client: the global one, or `ws`'s on Node 20. */

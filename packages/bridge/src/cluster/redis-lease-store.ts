@@ -140,6 +140,8 @@ export class RedisLeaseStore implements LeaseStore {
 export interface ConnectOptions extends RedisLeaseStoreOptions {
   /** Called with connection errors (node-redis reconnects by itself meanwhile). */
   readonly onError?: (error: Error) => void;
+  /** Called whenever the connection is up and ready, the first time and after each reconnect. */
+  readonly onReady?: () => void;
 }
 
 /**
@@ -172,6 +174,7 @@ export function openRedisLeaseStore(
   });
   // node-redis throws an 'error' event with no listener: the keeper sees failures through commands.
   client.on("error", (error: Error) => options.onError?.(error));
+  client.on("ready", () => options.onReady?.());
   const connected = client.connect().then(() => undefined);
   return { store: new RedisLeaseStore(client as unknown as RedisCommands, options), connected };
 }

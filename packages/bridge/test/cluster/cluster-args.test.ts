@@ -37,10 +37,10 @@ test("cluster args: --cluster and its options become BridgeOptions.cluster", () 
 test("cluster args: mistakes are usage errors", () => {
   const cases: [string[], RegExp][] = [
     [["--node-url", "http://a:1"], /need --cluster/],
-    [["--cluster", "http://redis:6379"], /redis: or rediss:/],
-    [["--cluster", "redis://r", "--node-url", "ws://a"], /http: or https:/],
+    [["--cluster", "http://redis:6379"], /Redis URL, redis:\/\/.*rediss:\/\//],
+    [["--cluster", "redis://r", "--node-url", "ws://a"], /http:\/\/ or https:\/\//],
     [["--cluster", "redis://r", "--lease-ttl-ms", "10"], /at least 300/],
-    [["--cluster", "not a url"], /needs a URL/],
+    [["--cluster", "not a url"], /needs a Redis URL/],
   ];
   for (const [args, message] of cases)
     assert.throws(
