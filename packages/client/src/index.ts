@@ -65,6 +65,13 @@ export {
   type SessionHistoryErrorOptions,
 } from "./history/history-error.ts";
 export type { SessionHistory, SessionListQuery } from "./history/session-history.ts";
+export {
+  isPermissionMode,
+  PERMISSION_MODES,
+  PERMISSION_STATUS_KEY,
+  type PermissionMode,
+  permissionModeCommand,
+} from "./permissions/permission-mode.ts";
 export { SessionModel, type SessionSource } from "./session/session-model.ts";
 export type {
   BashRun,

@@ -3,6 +3,12 @@
  * Spawns pi as a child process with the current runtime's own API (Node, Deno or Bun),
  * loading only that runtime's adapter.
  */
+export {
+  type ExtensionLaunch,
+  type PermissionModesOptions,
+  permissionExtensionPath,
+  permissionModes,
+} from "./permissions/permission-launch.ts";
 export type * from "./transports/child-process/public-types.ts";
 export {
   type ChildProcessRuntime,

@@ -38,3 +38,8 @@ test("README example: a raw send of a command this package does not know", async
     "get_state: true",
   ]);
 });
+
+test("README example: pi-kit's permission extension asks before a write, and a deny blocks it", async () => {
+  const lines = await runExample(examples.get("permission-modes.ts") as string);
+  assert.deepEqual(lines, ["asked: Create notes.txt? (5 bytes)", "written: false"]);
+});
