@@ -43,8 +43,10 @@ async function round(
   else await node.terminate();
   const ms = (await back) - start;
   await client.getState();
+  // Out of rotation, then back in: the next round's session hashes to the node again.
+  await cluster.haproxy.untilState(node.n, "DOWN");
   await node.start();
-  await cluster.haproxy.nextState(node.n, "UP");
+  await cluster.haproxy.untilState(node.n, "UP");
   return ms;
 }
 

@@ -14,12 +14,18 @@ export const HAPROXY_CONFIG = fileURLToPath(
   new URL("../../../../deploy/haproxy/haproxy.cfg", import.meta.url),
 );
 
+/** Whether haproxy sends a server traffic (`UP`) or has taken it out of rotation (`DOWN`). */
+export type ServerState = "UP" | "DOWN";
+
 /** A running haproxy in front of bridges `bridge1..N`. */
 export interface TestHaproxy {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** Resolves once haproxy logs that server `bridge<n>` (1-based) is `UP` or `DOWN`. */
-  nextState(n: number, state: "UP" | "DOWN", timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once haproxy's last word on server `bridge<n>` (1-based) is `state`: at once if it
+   * already is (servers start `UP`), else when haproxy logs the change.
+   */
+  untilState(n: number, state: ServerState, timeoutMs?: number): Promise<void>;
   /** Stops haproxy and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -40,12 +46,16 @@ export async function startHaproxy(
     stdio: ["ignore", "pipe", "pipe"],
     env,
   });
-  const states = new EventEmitter();
+  const changes = new EventEmitter();
+  /** Each server's state as haproxy last logged it; absent means never logged (started `UP`). */
+  const states = new Map<number, ServerState>();
   let log = "";
   const read = (chunk: string): void => {
     log += chunk;
     for (const match of chunk.matchAll(/Server bridges\/bridge(\d+) is (UP|DOWN)/g)) {
-      states.emit(`${match[1]}:${match[2]}`);
+      const n = Number(match[1]);
+      states.set(n, match[2] as ServerState);
+      changes.emit(`${n}:${match[2]}`);
     }
   };
   child.stdout?.setEncoding("utf8").on("data", read);
@@ -63,11 +73,12 @@ export async function startHaproxy(
   }
   return {
     url: `http://127.0.0.1:${port}`,
-    async nextState(n, state, timeoutMs = 30_000) {
+    async untilState(n, state, timeoutMs = 30_000) {
+      if ((states.get(n) ?? "UP") === state) return;
       const timer = new AbortController();
       const timeout = setTimeout(() => timer.abort(), timeoutMs);
       try {
-        await Promise.race([once(states, `${n}:${state}`, { signal: timer.signal }), failed]);
+        await Promise.race([once(changes, `${n}:${state}`, { signal: timer.signal }), failed]);
       } catch (error) {
         if (timer.signal.aborted) throw new Error(`haproxy never said bridge${n} is ${state}`);
         throw error;
