@@ -104,6 +104,38 @@ for (const [size, viewport, scheme] of [
   });
 }
 
+test("a message still waiting when the page reloads is kept, then sent once, in order", async () => {
+  const { page, release } = await openHeld("reloaded", VIEWPORTS.desktop, "light");
+  try {
+    await send(page, "Typed before the reload");
+    await send(page, "And another");
+    const pending = chat(page).locator("[part=pending-message]");
+    await pending.getByText("And another", { exact: true }).waitFor();
+    await page.reload();
+    // Back, still connecting: both are there again, waiting, in order.
+    await pending.getByText("And another", { exact: true }).waitFor();
+    assert.deepEqual(await pending.locator(".plain").allTextContents(), [
+      "Typed before the reload",
+      "And another",
+    ]);
+    release();
+    await chat(page).getByText("Echo: And another", { exact: true }).waitFor();
+    await pending.first().waitFor({ state: "detached" });
+    const bubbles = await chat(page)
+      .locator("pi-message[role-name=user]")
+      .evaluateAll((els) => els.map((el) => el.shadowRoot?.querySelector(".plain")?.textContent));
+    assert.deepEqual(bubbles, ["Typed before the reload", "And another"]);
+    // Sent once: another reload, connected, shows them once and nothing waiting.
+    await page.reload();
+    await connected(page);
+    await chat(page).getByText("Echo: And another", { exact: true }).waitFor();
+    assert.equal(await pending.count(), 0);
+    assert.equal(await chat(page).getByText("Typed before the reload", { exact: true }).count(), 1);
+  } finally {
+    await page.context().close();
+  }
+});
+
 test("reconnecting: a message sent while the server restarts waits, then goes once", async () => {
   const context = await h.browser.newContext({ viewport: VIEWPORTS.desktop });
   const page = await context.newPage();

@@ -473,6 +473,7 @@ export class DemoApp extends LitElement {
           })}
           <pi-chat
             .client=${client}
+            .outboxKey=${this.#name}
             ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.tokenRejected}
             ?show-internal=${this.preferences.internalNotices}
             notify

@@ -274,3 +274,39 @@ describe("<pi-chat> progress", () => {
     await waitUntil(() => progress.textContent?.trim() === "");
   });
 });
+
+describe("<pi-chat outbox-key>: waiting messages survive a reload", () => {
+  afterEach(() => sessionStorage.clear());
+
+  it("kept per conversation until pi took them, then sent once, in order, after a reload", async () => {
+    const before = await fixture<PiChat>(
+      html`<pi-chat style="height: 400px" outbox-key="talk-a" connecting></pi-chat>`,
+    );
+    await type(before, "first");
+    void before.send("second");
+    await waitUntil(() => sessionStorage.getItem("pi-kit:outbox:talk-a")?.includes("second"));
+    // The page goes away (a reload): the element with it.
+    before.remove();
+
+    const other = await fixture<PiChat>(html`<pi-chat outbox-key="talk-b" connecting></pi-chat>`);
+    const after = await fixture<PiChat>(
+      html`<pi-chat style="height: 400px" outbox-key="talk-a" connecting></pi-chat>`,
+    );
+    await waitUntil(() => pendingTexts(after).length === 2, "the kept messages, pending again");
+    expect(pendingTexts(after)).to.deep.equal([
+      "You first Sending when connected…",
+      "You second Sending when connected…",
+    ]);
+    expect(pendingTexts(other), "not in another conversation").to.deep.equal([]);
+
+    const { pi, client } = stateful("open");
+    after.client = client;
+    await waitUntil(() => sent(pi, "prompt").length === 2);
+    expect(sent(pi, "prompt").map((c) => c.message)).to.deep.equal(["first", "second"]);
+    await waitUntil(() => sessionStorage.getItem("pi-kit:outbox:talk-a") === null, "pi took them");
+    after.remove();
+    const again = await fixture<PiChat>(html`<pi-chat outbox-key="talk-a"></pi-chat>`);
+    await again.updateComplete;
+    expect(pendingTexts(again), "sent once").to.deep.equal([]);
+  });
+});

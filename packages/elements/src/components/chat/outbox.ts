@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   readonly mode: SendMode | undefined;
   /** The client it was sent to; `undefined` when there was none yet (it goes to the first). */
   readonly client: PiClient | undefined;
+  /** The conversation it was sent in (`<pi-chat outbox-key>`), when waiting messages are kept across reloads. */
+  readonly key?: string | undefined;
 }
 
 interface Entry extends OutgoingMessage {
@@ -54,6 +56,13 @@ export class Outbox {
     });
   }
 
+  /** Puts messages kept from before a reload ahead of those sent since. */
+  restore(messages: readonly OutgoingMessage[]): void {
+    if (messages.length === 0) return;
+    this.#entries.unshift(...messages.map((m) => ({ ...m, settle() {} })));
+    this.#changed();
+  }
+
   /**
    * Delivers the waiting messages in order while `ready()` says pi can take them; `deliver`
    * handles its own failures. Does nothing while a message with others behind it is being
@@ -92,7 +101,7 @@ export class Outbox {
     this.#entries = this.#entries.filter((entry) => !taken.includes(entry));
     for (const entry of taken) entry.settle();
     this.#changed();
-    return taken.map(({ text, images, mode, client }) => ({ text, images, mode, client }));
+    return taken.map(({ settle, ...message }) => message);
   }
 }
 

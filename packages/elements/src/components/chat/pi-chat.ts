@@ -1,6 +1,6 @@
 import { ContextProvider } from "@lit/context";
 import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
-import { html, LitElement, nothing } from "lit";
+import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { ConnectionStatusController } from "../../internal/connection-status.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
@@ -145,6 +145,7 @@ export class PiChat extends LitElement {
     src: { type: String },
     tokenFrom: { type: String, attribute: "token-from" },
     token: { type: String },
+    outboxKey: { type: String, attribute: "outbox-key" },
     pinned: { state: true },
   };
 
@@ -190,6 +191,11 @@ export class PiChat extends LitElement {
   /** The bridge token for `src`. */
   declare token: string | undefined;
   /**
+   * Names the conversation (say its session name): messages waiting to be sent are then kept in
+   * the tab's sessionStorage under it until pi took them, and sent after a reload of the page.
+   */
+  declare outboxKey: string | undefined;
+  /**
    * True while the view sticks to the bottom.
    * @internal
    */
@@ -224,7 +230,12 @@ export class PiChat extends LitElement {
   readonly #status = new ConnectionStatusController(this);
   readonly #src: SrcController;
   readonly #control = new ControlController(this);
-  readonly #outbox = new Outbox(() => this.requestUpdate());
+  readonly #outbox = new Outbox(() => {
+    this.requestUpdate();
+    void this.#storage?.then((s) => s.saveWaiting(this.#outbox.waiting));
+  });
+  // Loaded once a chat keeps its waiting messages (`outbox-key`).
+  #storage: Promise<typeof import("./outbox-storage.ts")> | undefined;
   readonly #notifications = new NotifyController(this, () => this.#locale.strings);
 
   constructor() {
@@ -271,7 +282,15 @@ export class PiChat extends LitElement {
     this.#scroll.pin();
   }
 
-  protected override willUpdate(): void {
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const key = this.outboxKey;
+    if (changed.has("outboxKey") && key) {
+      this.#storage ??= import("./outbox-storage.ts");
+      void this.#storage.then((s) => {
+        if (key === this.outboxKey && !this.#outbox.waiting.some((m) => m.key === key))
+          this.#outbox.restore(s.loadWaiting(key).map((m) => ({ ...m, client: undefined, key })));
+      });
+    }
     this.#connection.resolve();
     this.#status.watch(this.#connection.connection?.client);
     this.#control.watch(this.#connection.connection?.client);
@@ -447,7 +466,13 @@ export class PiChat extends LitElement {
     this.#scroll.pin();
     if (!this.dispatchEvent(new PiSendEvent(text, images, mode))) return;
     const client = this.connection?.client;
-    const sent = this.#outbox.add({ text, images, mode: options.mode, client });
+    const sent = this.#outbox.add({
+      text,
+      images,
+      mode: options.mode,
+      client,
+      key: this.outboxKey,
+    });
     this.#dispatchOutbox();
     await sent;
   }
@@ -465,7 +490,11 @@ export class PiChat extends LitElement {
     // A message for a connection the page has since replaced (another conversation) is not
     // sent there: it goes back to the composer.
     const current = this.connection?.client;
-    this.#giveBack(this.#outbox.take((m) => m.client !== undefined && m.client !== current));
+    this.#giveBack(
+      this.#outbox.take(
+        (m) => (m.client ?? current) !== current || (m.key ?? this.outboxKey) !== this.outboxKey,
+      ),
+    );
     const ready = (): boolean =>
       this.connection?.client !== undefined &&
       this.#status.status === "connected" &&
