@@ -104,6 +104,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     originAllowed,
     closing: () => closing !== undefined,
     refuse,
+    ...(cluster === undefined ? {} : { forwardedIdentity: cluster.forwardedIdentity }),
   });
 
   const app = new Hono();
@@ -137,7 +138,9 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
         return { ...access, history: principals.historyOf(access.owner) };
       },
       logger,
-      cluster === undefined ? undefined : (c, error) => cluster.forwardHttp(c, error, refuse),
+      cluster === undefined
+        ? undefined
+        : (c, error) => cluster.forwardHttp(c, error, refuse, auth.accessOf(c), auth.originOf(c)),
       cluster?.metrics,
     ),
   );
@@ -147,6 +150,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       registry,
       historyOf: (owner) => principals.historyOf(owner),
       accessOf: auth.accessOf,
+      originOf: auth.originOf,
       autoCreate: options.autoCreate !== false,
       runtime,
       policy,
@@ -156,8 +160,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       ...(cluster === undefined
         ? {}
         : {
-            forward: (c, error, protocol) =>
-              cluster.forwardSocket(c, error, refuse, runtime, protocol),
+            forward: (c, error, protocol, access) =>
+              cluster.forwardSocket(c, error, refuse, runtime, protocol, access, auth.originOf(c)),
           }),
     }),
   );
@@ -276,6 +280,7 @@ function clusterNode(
     return createClusterNode({
       ...cluster,
       url: options.url,
+      token: options.token,
       sessionsDir: options.sessionsDir,
       logger,
       fence: (key) => principals().registry.fence(key),

@@ -14,7 +14,7 @@ import {
   type ClusterRefusalError,
   SessionOwnedElsewhereError,
 } from "../ownership/owned-elsewhere.ts";
-import { offeredProtocols } from "../security/token.ts";
+import type { Access } from "../sessions/access.ts";
 import type { SessionKey } from "../sessions/owner.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
 import { clusterSettingsProblem, redactedUrl } from "./cluster-settings.ts";
@@ -25,6 +25,12 @@ import {
   type OwnerSocketConstructor,
   ownerUrl,
 } from "./forward.ts";
+import {
+  type ForwardedIdentity,
+  IDENTITY_HEADER,
+  IDENTITY_QUERY,
+  identitySigner,
+} from "./forwarded-identity.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
 import type { LeaseStore } from "./lease-store.ts";
 import { type BridgeMetrics, createBridgeMetrics, type MetricsSources } from "./metrics.ts";
@@ -47,6 +53,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
   readonly logger: BridgeLogger;
   /** Kills session `key`'s pi and closes its sockets (1012): its lease is lost. */
   readonly fence: (key: SessionKey) => void;
+  /** The static token every node shares: the key of the identities nodes vouch for. */
+  readonly token: string;
   /** The live figures `/metrics` reads. */
   readonly sources?: MetricsSources;
   /** A lease store to use instead of connecting to `redisUrl` (tests). */
@@ -67,8 +75,22 @@ export interface ClusterNode {
   readonly readiness: ReadinessCheck;
   /** Sessions of `keys` held by another node now. */
   runningElsewhere(keys: readonly SessionKey[]): Promise<Set<SessionKey>>;
-  /** The answer to an HTTP API request refused with `error`: forwarded to the owner, or a 503. */
-  forwardHttp(c: Context, error: ClusterRefusalError, refuse: Refuse): Promise<Response>;
+  /**
+   * The identity another node vouches for on a request it forwarded here: `undefined` when the
+   * request carries none, `null` when the one it carries does not verify.
+   */
+  forwardedIdentity(request: Request): Promise<ForwardedIdentity | null | undefined>;
+  /**
+   * The answer to an HTTP API request refused with `error`: forwarded to the owner with the
+   * caller's `access` and `origin` vouched for, or a 503.
+   */
+  forwardHttp(
+    c: Context,
+    error: ClusterRefusalError,
+    refuse: Refuse,
+    access: Access,
+    origin: string | undefined,
+  ): Promise<Response>;
   /** The answer to a socket refused with `error`: relayed to the owner's socket, or closed 1013. */
   forwardSocket(
     c: Context,
@@ -76,6 +98,8 @@ export interface ClusterNode {
     refuse: Refuse,
     runtime: WebSocketRuntime,
     protocol: typeof PROTOCOL_V1 | undefined,
+    access: Access,
+    origin: string | undefined,
   ): Promise<Response>;
   /** Closes the store (after the ownership released every lease). */
   close(): Promise<void>;
@@ -129,6 +153,19 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
     c.header("Retry-After", "1");
     return refuse(c, 503, error.message, error.code);
   };
+  const signer = identitySigner(options.token);
+  const vouch = (c: Context, access: Access, origin: string | undefined, name: string) =>
+    signer.sign(
+      {
+        owner: access.owner,
+        name,
+        readOnly: access.readOnly,
+        ...(access.expiresAt === undefined ? {} : { expiresAt: access.expiresAt }),
+        ...(origin === undefined ? {} : { origin }),
+      },
+      c.req.method,
+      new URL(c.req.url).pathname,
+    );
   const forwarded = (key: string, kind: "http" | "websocket", to: string, outcome: string) => {
     metrics.forwards.inc({ kind, outcome });
     safeLog(logger, { event: "forwarded", session: key, kind, to, outcome });
@@ -155,7 +192,14 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
         [...held].filter(([, lease]) => lease.node !== id).map(([key]) => key as SessionKey),
       );
     },
-    async forwardHttp(c, error, refuse) {
+    async forwardedIdentity(request) {
+      const url = new URL(request.url);
+      const credential =
+        request.headers.get(IDENTITY_HEADER) ?? url.searchParams.get(IDENTITY_QUERY);
+      if (credential === null) return undefined;
+      return (await signer.verify(credential, request.method, url.pathname)) ?? null;
+    },
+    async forwardHttp(c, error, refuse, access, origin) {
       const name = c.req.param("name") ?? "";
       if (
         !(error instanceof SessionOwnedElsewhereError) ||
@@ -164,9 +208,13 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
         return refused(c, error, refuse);
       const method = c.req.method;
       const body = method === "GET" || method === "HEAD" ? undefined : await c.req.arrayBuffer();
+      // The owner trusts what this node vouches for, not the caller's own credential.
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete("authorization");
+      headers.set(IDENTITY_HEADER, await vouch(c, access, origin, name));
       const request = new Request(c.req.url, {
         method,
-        headers: c.req.raw.headers,
+        headers,
         ...(body === undefined ? {} : { body }),
         signal: c.req.raw.signal,
       });
@@ -179,7 +227,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
         return refused(c, error, refuse);
       }
     },
-    async forwardSocket(c, error, refuse, runtime, protocol) {
+    async forwardSocket(c, error, refuse, runtime, protocol, access, origin) {
       const name = c.req.param("name") ?? "";
       if (
         !(error instanceof SessionOwnedElsewhereError) ||
@@ -188,10 +236,13 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
         return refused(c, error, refuse);
       const target = new URL(ownerUrl(c.req.url, error.ownerUrl, "ws"));
       target.searchParams.set(FORWARDED_QUERY, id);
+      // The caller's token or ticket (subprotocol entry or header) stays here: the owner gets
+      // what this node vouches for instead, so a header-authenticated socket forwards as well.
+      target.searchParams.set(IDENTITY_QUERY, await vouch(c, access, origin, name));
       try {
         const link = await connectOwner(
           target.href,
-          offeredProtocols(c.req.raw.headers),
+          protocol === undefined ? [] : [protocol],
           await webSocketConstructor(),
         );
         forwarded(name, "websocket", error.ownerNode, "ok");

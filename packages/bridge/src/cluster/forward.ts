@@ -2,8 +2,9 @@
  * Forwarding a session's HTTP calls and sockets to the bridge that owns it. The proxy's hashing is
  * only affinity: after a failover, or when a node comes back and gets its old sessions hashed to
  * it again, a session's requests reach a node that does not own it. That node passes them to the
- * owner's internal URL (from the lease) instead of starting a second pi. The owner checks the
- * token or ticket itself, so nodes need no trust in each other beyond a private network.
+ * owner's internal URL (from the lease) instead of starting a second pi. The caller's token or
+ * ticket stays on the first node, which vouches for who it authenticated with a signed identity
+ * (`forwarded-identity.ts`) the owner verifies.
  */
 
 import { BridgeCloseCode } from "@pi-kit/protocol/bridge";

@@ -4,6 +4,7 @@
  * request may reach is kept by request, for the routes to read with {@link Authentication.accessOf}.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import type { ForwardedIdentity } from "../cluster/forwarded-identity.ts";
 import { BridgeErrorCode } from "../errors.ts";
 import type { OriginCheck } from "../security/origin.ts";
 import { looksLikeTicket, TicketError, type TicketVerifier } from "../security/tickets.ts";
@@ -21,6 +22,11 @@ export interface AuthenticationOptions {
   /** Whether the bridge is closing (then everything is refused with 503). */
   readonly closing: () => boolean;
   readonly refuse: Refuse;
+  /**
+   * Cluster mode: the identity another node vouches for on a request it forwarded here (`null`
+   * when one was presented but does not verify, `undefined` when none was).
+   */
+  readonly forwardedIdentity?: (request: Request) => Promise<ForwardedIdentity | null | undefined>;
 }
 
 /** The authentication middleware, and what it granted each request. */
@@ -28,20 +34,30 @@ export interface Authentication {
   readonly middleware: MiddlewareHandler;
   /** What the authenticated request `c` may reach. */
   accessOf(c: Context): Access;
+  /** The caller's `Origin`: the request's own, or the one a forwarding node vouched for. */
+  originOf(c: Context): string | undefined;
 }
 
 /** Creates the bridge's {@link Authentication}. */
 export function authentication(options: AuthenticationOptions): Authentication {
   const { refuse, tickets } = options;
   const accesses = new WeakMap<Request, Access>();
+  const origins = new WeakMap<Request, string>();
   return {
     middleware: async (c, next) => {
       if (!options.originAllowed(c.req.header("origin") ?? null)) {
         return refuse(c, 403, "Origin not allowed", BridgeErrorCode.OriginNotAllowed);
       }
+      const forwarded = await options.forwardedIdentity?.(c.req.raw);
       const token = presentedToken(c.req.raw.headers);
-      if (token === undefined) return refuse(c, 401, "Missing token", BridgeErrorCode.MissingToken);
-      if (tokensEqual(token, options.token)) {
+      if (forwarded === null) {
+        return refuse(c, 401, "The forwarded identity does not verify", BridgeErrorCode.WrongToken);
+      } else if (forwarded !== undefined) {
+        accesses.set(c.req.raw, forwardedAccess(forwarded));
+        if (forwarded.origin !== undefined) origins.set(c.req.raw, forwarded.origin);
+      } else if (token === undefined) {
+        return refuse(c, 401, "Missing token", BridgeErrorCode.MissingToken);
+      } else if (tokensEqual(token, options.token)) {
         accesses.set(c.req.raw, BRIDGE_ACCESS);
       } else if (tickets !== undefined && looksLikeTicket(token)) {
         try {
@@ -65,5 +81,17 @@ export function authentication(options: AuthenticationOptions): Authentication {
         throw new Error("A request reached a session route unauthenticated");
       return access;
     },
+    originOf: (c) => origins.get(c.req.raw) ?? c.req.header("origin"),
+  };
+}
+
+/** The access a forwarding node vouched for: its one session, as the caller's credential allowed. */
+function forwardedAccess(identity: ForwardedIdentity): Access {
+  return {
+    owner: identity.owner,
+    allows: (name) => name === identity.name,
+    limited: true,
+    readOnly: identity.readOnly,
+    ...(identity.expiresAt === undefined ? {} : { expiresAt: identity.expiresAt }),
   };
 }

@@ -27,6 +27,8 @@ export interface UpgradeRouteOptions {
   readonly historyOf: (owner: string) => BridgeHistory;
   /** What the authenticated request may reach. */
   readonly accessOf: (c: Context) => Access;
+  /** The caller's `Origin` (a forwarded socket's is the one its first node saw). */
+  readonly originOf: (c: Context) => string | undefined;
   /** Whether an unknown session is created (else 404). */
   readonly autoCreate: boolean;
   readonly runtime: WebSocketRuntime;
@@ -39,6 +41,7 @@ export interface UpgradeRouteOptions {
     c: Context,
     error: ClusterRefusalError,
     protocol: typeof PROTOCOL_V1 | undefined,
+    access: Access,
   ) => Promise<Response>;
 }
 
@@ -71,7 +74,7 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
         session = (await options.historyOf(access.owner).open(name, create)).session;
       } catch (error) {
         if (error instanceof ClusterRefusalError && options.forward !== undefined)
-          return options.forward(c, error, protocol);
+          return options.forward(c, error, protocol, access);
         if (!(error instanceof BridgeError)) {
           safeLog(logger, {
             event: "history_error",
@@ -91,7 +94,7 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
       policy: options.policy,
       limits: options.limits,
       logger,
-      origin: originLabel(c.req.header("origin")),
+      origin: originLabel(options.originOf(c)),
       readOnly: access.readOnly,
       ...(access.expiresAt === undefined
         ? {}
