@@ -13,6 +13,7 @@ import { healthRoutes } from "./health/health-routes.ts";
 import { type ReadinessCheck, spawnCheck, writableCheck } from "./health/readiness.ts";
 import type { BridgeHistory } from "./history/bridge-history.ts";
 import { authentication } from "./http/authenticate.ts";
+import { guardedUpgrade } from "./http/guarded-upgrade.ts";
 import { createRefusal } from "./http/refusal.ts";
 import { sessionRoutes } from "./http/routes.ts";
 import { upgradeRoute } from "./http/upgrade-route.ts";
@@ -98,6 +99,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   const registry = principals.registry;
   let closing: Promise<void> | undefined;
   const refuse = createRefusal(runtime, logger, cluster?.metrics);
+  // Everything past here upgrades through this: a runtime's failed handshake is a refusal, not a 500.
+  const sockets = guardedUpgrade(runtime, refuse);
   const auth = authentication({
     token: options.token,
     tickets,
@@ -152,7 +155,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       accessOf: auth.accessOf,
       originOf: auth.originOf,
       autoCreate: options.autoCreate !== false,
-      runtime,
+      runtime: sockets,
       policy,
       limits,
       logger,
@@ -161,7 +164,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
         ? {}
         : {
             forward: (c, error, protocol, access) =>
-              cluster.forwardSocket(c, error, refuse, runtime, protocol, access, auth.originOf(c)),
+              cluster.forwardSocket(c, error, refuse, sockets, protocol, access, auth.originOf(c)),
           }),
     }),
   );

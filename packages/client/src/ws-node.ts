@@ -4,6 +4,9 @@
  * `ws` package's class, imported on first use (`ws` is an optional peer dependency). Runtimes
  * with a global `WebSocket` (browsers, Deno, Bun, Node 22) use that one instead.
  */
+import { REFUSAL_CODE_HEADER } from "@pi-kit/protocol/bridge";
+import type { WebSocket as WsSocket } from "ws";
+import { refusedHandshakeMessage } from "./transports/websocket/refused-handshake.ts";
 import type { WebSocketConstructor } from "./transports/websocket/socket.ts";
 import { globalWebSocket } from "./transports/websocket/socket.ts";
 import { createWebSocketTransport } from "./transports/websocket/websocket-transport.ts";
@@ -11,6 +14,27 @@ import type {
   WebSocketTransport,
   WebSocketTransportOptions,
 } from "./transports/websocket/websocket-transport-contract.ts";
+
+/**
+ * `ws`'s class, failing a refused handshake with the HTTP status and the bridge's
+ * `Pi-Kit-Error-Code` header in its error (`ws` alone names only the status).
+ */
+function withRefusalCodes(Base: typeof WsSocket): WebSocketConstructor {
+  return class RefusalAwareWebSocket extends Base {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols);
+      this.on("unexpected-response", (request, response) => {
+        const code = response.headers[REFUSAL_CODE_HEADER.toLowerCase()];
+        const message = refusedHandshakeMessage(
+          response.statusCode ?? 0,
+          typeof code === "string" ? code : undefined,
+        );
+        // ws reports a failed request as the socket's error, then closes it.
+        request.destroy(new Error(message));
+      });
+    }
+  };
+}
 
 /**
  * The global `WebSocket` when there is one, else `ws`'s class (imported dynamically, so bundles
@@ -21,8 +45,7 @@ export async function loadWebSocket(): Promise<WebSocketConstructor> {
   if (global !== undefined) return global;
   try {
     const ws = await import("ws");
-    const Socket: WebSocketConstructor = ws.WebSocket;
-    return Socket;
+    return withRefusalCodes(ws.WebSocket);
   } catch (error) {
     throw new TypeError("Node 20 has no global WebSocket: install the `ws` package (npm i ws)", {
       cause: error,

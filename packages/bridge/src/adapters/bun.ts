@@ -63,9 +63,9 @@ const upgradeWebSocket = defineWebSocketHelper<BunSocket, { protocol?: string }>
       // The shape hono/bun's `websocket` handlers read.
       data: { events, url: new URL(c.req.url), protocol: protocol ?? "" },
     });
-    return upgraded
-      ? new Response(null)
-      : new Response("WebSocket upgrade failed", { status: 400 });
+    // Thrown, so the bridge answers it as every runtime's failed handshake: a typed refusal.
+    if (!upgraded) throw new TypeError("Bun could not upgrade the request to a WebSocket");
+    return new Response(null);
   },
 );
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * The bridge on Deno: `Deno.serve` and Hono's Deno WebSocket upgrade (`hono/deno`).
+ * The bridge on Deno: `Deno.serve` and `Deno.upgradeWebSocket` behind Hono's WebSocket helper.
  * Deno is described by the small local interfaces below, so no Deno type package is needed.
  *
  * @example
@@ -10,9 +10,10 @@
  * console.log(served.url, served.token);
  * ```
  */
-import { upgradeWebSocket } from "hono/deno";
+import { defineWebSocketHelper, WSContext } from "hono/ws";
 import { type Bridge, createBridge } from "../bridge.ts";
-import { generateToken } from "../security/token.ts";
+import { canonicalList } from "../http/header-list.ts";
+import { generateToken, offeredProtocols } from "../security/token.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
@@ -29,6 +30,17 @@ interface DenoSocket {
   close(code?: number, reason?: string): void;
 }
 
+/** The part of Deno's server-side `WebSocket` the upgrade wires up. */
+interface DenoServerSocket extends DenoSocket {
+  readonly readyState: 0 | 1 | 2 | 3;
+  readonly url: string;
+  send(data: string | ArrayBuffer | Uint8Array): void;
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+}
+
 /** The part of `Deno.serve`'s result used here. */
 interface DenoServer {
   readonly addr: { readonly port: number };
@@ -41,7 +53,62 @@ interface DenoNamespace {
     options: { port: number; hostname: string; onListen?: (addr: unknown) => void },
     handler: (request: Request) => Response | Promise<Response>,
   ): DenoServer;
+  upgradeWebSocket(
+    request: Request,
+    options: { protocol?: string },
+  ): { response: Response; socket: DenoServerSocket };
 }
+
+/** The `Deno` namespace, or a clear error off Deno. */
+function denoNamespace(from: string): DenoNamespace {
+  const deno = (globalThis as { Deno?: DenoNamespace }).Deno;
+  if (deno === undefined) throw new TypeError(`${from} from @pi-kit/bridge/deno needs Deno`);
+  return deno;
+}
+
+/**
+ * The request as `Deno.upgradeWebSocket` needs it. Deno splits `Sec-WebSocket-Protocol` on `", "`
+ * only, so `pi-kit.v1,pi-kit.token.…` (what `ws` sends) would not contain `pi-kit.v1`: its view of
+ * the request carries the offered list spelled that way. The request's own headers are immutable.
+ */
+function withCanonicalProtocols(request: Request): Request {
+  const offered = offeredProtocols(request.headers);
+  if (offered.length === 0) return request;
+  const headers = new Headers(request.headers);
+  headers.set("sec-websocket-protocol", canonicalList(offered));
+  return Object.create(request, { headers: { value: headers } }) as Request;
+}
+
+/**
+ * Like `hono/deno`'s `upgradeWebSocket`, but the handshake echoes only the chosen protocol
+ * (hono/deno would echo the first offered entry, which may be the token), whatever the list's
+ * spacing. Deno throws on a handshake it cannot complete; the bridge turns that into a refusal.
+ */
+const upgradeWebSocket = defineWebSocketHelper<DenoSocket, { protocol?: string }>(
+  (c, events, options) => {
+    const { response, socket } = denoNamespace("upgradeWebSocket").upgradeWebSocket(
+      withCanonicalProtocols(c.req.raw),
+      options?.protocol === undefined ? {} : { protocol: options.protocol },
+    );
+    const context = new WSContext<DenoSocket>({
+      close: (code, reason) => socket.close(code, reason),
+      get protocol() {
+        return options?.protocol ?? null;
+      },
+      raw: socket,
+      get readyState() {
+        return socket.readyState;
+      },
+      url: socket.url ? new URL(socket.url) : null,
+      send: (source) => socket.send(source),
+    });
+    socket.onopen = (event) => events.onOpen?.(event, context);
+    socket.onmessage = (event) => events.onMessage?.(event, context);
+    socket.onclose = (event) => events.onClose?.(event, context);
+    socket.onerror = (event) => events.onError?.(event, context);
+    return response;
+  },
+);
 
 /**
  * WebSocket support for Deno. Deno has no per-message size option, so the relay enforces
@@ -49,12 +116,7 @@ interface DenoNamespace {
  */
 export const denoWebSocket: WebSocketRuntime<DenoSocket> = {
   upgrade: (c, events, protocol) =>
-    upgradeWebSocket(
-      c,
-      events as Parameters<typeof upgradeWebSocket>[1],
-      // Without it, hono/deno would echo the first offered entry, which may be the token.
-      protocol === undefined ? {} : { protocol },
-    ),
+    upgradeWebSocket(c, events, protocol === undefined ? {} : { protocol }),
   bufferedAmount: (ws) => ws.bufferedAmount,
   terminate: (ws) => {
     try {
@@ -67,8 +129,7 @@ export const denoWebSocket: WebSocketRuntime<DenoSocket> = {
 
 /** Serves a bridge with `Deno.serve`; resolves once listening. */
 export async function serveBridge(options: ServeBridgeOptions): Promise<ServedBridge> {
-  const deno = (globalThis as { Deno?: DenoNamespace }).Deno;
-  if (deno === undefined) throw new TypeError("serveBridge from @pi-kit/bridge/deno needs Deno");
+  const deno = denoNamespace("serveBridge");
   const token = options.token ?? generateToken();
   const hostname = options.hostname ?? DEFAULT_HOSTNAME;
   // Listen first: the bridge records its URL in the sessions directory's lock.

@@ -15,7 +15,8 @@ import { BridgeCloseCode, PROTOCOL_V1, tooBigReason } from "@pi-kit/protocol/bri
 import * as wsModule from "ws";
 import { type Bridge, createBridge } from "../bridge.ts";
 import { DEFAULT_LIMITS } from "../bridge-options.ts";
-import { generateToken } from "../security/token.ts";
+import { canonicalList } from "../http/header-list.ts";
+import { generateToken, offeredProtocols } from "../security/token.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
@@ -74,12 +75,30 @@ export function nodeWebSocket(options: { readonly maxRecordBytes?: number } = {}
     server,
     runtime: {
       // The protocol is chosen by handleProtocols above.
-      upgrade: (c, events) =>
-        upgradeWebSocket(c, events as unknown as Parameters<typeof upgradeWebSocket>[1]),
+      upgrade: (c, events) => {
+        canonicalProtocols(c.env as NodeEnv | undefined, c.req.raw.headers);
+        return upgradeWebSocket(c, events as unknown as Parameters<typeof upgradeWebSocket>[1]);
+      },
       bufferedAmount: (ws) => ws.bufferedAmount,
       terminate: (ws) => ws.terminate(),
     },
   };
+}
+
+/** The part of `@hono/node-server`'s environment the upgrade reads: Node's request. */
+interface NodeEnv {
+  readonly incoming?: { headers: Record<string, string | string[] | undefined> };
+}
+
+/**
+ * `ws` completes the handshake from Node's request after the route returns, and answers a bare
+ * 400 to a list HTTP allows but its parser does not (an empty element, `a, ,b`, or a repeated
+ * entry): hand it the offered list the bridge already read, in one spelling.
+ */
+function canonicalProtocols(env: NodeEnv | undefined, headers: Headers): void {
+  const offered = offeredProtocols(headers);
+  if (env?.incoming !== undefined && offered.length > 0)
+    env.incoming.headers["sec-websocket-protocol"] = canonicalList(offered);
 }
 
 /**

@@ -13,11 +13,12 @@ import {
 } from "@pi-kit/protocol/bridge";
 import type { Context } from "hono";
 import type { BridgeMetrics } from "../cluster/metrics.ts";
-import type { BridgeErrorCode } from "../errors.ts";
+import { BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
 import type { ClusterRefusalCode } from "../ownership/owned-elsewhere.ts";
 import { offeredProtocols } from "../security/token.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
+import { upgradesToWebSocket } from "./header-list.ts";
 
 /** The close code that says why a pi-kit client's handshake was refused, by HTTP status. */
 const REFUSAL_CLOSE_CODES: Partial<Record<number, BridgeCloseCode>> = {
@@ -55,7 +56,7 @@ export function createRefusal(
   logger: BridgeLogger,
   metrics?: Pick<BridgeMetrics, "refusals">,
 ): Refuse {
-  return (c, status, reason, code) => {
+  return async (c, status, reason, code) => {
     metrics?.refusals.inc({ code });
     const name = c.req.param("name");
     safeLog(logger, {
@@ -68,12 +69,17 @@ export function createRefusal(
     });
     // Nothing else passes on the socket a refused pi-kit client gets; other clients get the status.
     const closeCode = REFUSAL_CLOSE_CODES[status];
-    if (closeCode !== undefined && offersPiKit(c)) {
-      return runtime.upgrade(
-        c,
-        { onOpen: (_event, ws) => ws.close(closeCode, refusalReason(reason, code)) },
-        PROTOCOL_V1,
-      );
+    // A handshake the runtime could not complete cannot carry a close either.
+    if (closeCode !== undefined && code !== BridgeErrorCode.UpgradeFailed && offersPiKit(c)) {
+      try {
+        return await runtime.upgrade(
+          c,
+          { onOpen: (_event, ws) => ws.close(closeCode, refusalReason(reason, code)) },
+          PROTOCOL_V1,
+        );
+      } catch {
+        // The runtime cannot upgrade this request at all: the status below says why instead.
+      }
     }
     // Node's server drops the body of a refused upgrade; a header survives every runtime.
     c.header(REFUSAL_CODE_HEADER, code);

@@ -18,6 +18,7 @@ import { SESSION_NAME_RULE } from "../sessions/session-name.ts";
 import { isSessionName, type SessionRegistry } from "../sessions/session-registry.ts";
 import { type RelayLimits, relayEvents } from "../ws/relay.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
+import { upgradesToWebSocket } from "./header-list.ts";
 import type { Refuse } from "./refusal.ts";
 
 /** What the upgrade route needs from the bridge. */
@@ -49,7 +50,7 @@ export interface UpgradeRouteOptions {
 export function upgradeRoute(options: UpgradeRouteOptions): Handler {
   const { refuse, logger } = options;
   return async (c) => {
-    if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    if (!upgradesToWebSocket(c.req.raw.headers)) {
       return refuse(c, 426, "Expected a WebSocket upgrade", BridgeErrorCode.UpgradeRequired);
     }
     const offered = offeredProtocols(c.req.raw.headers);

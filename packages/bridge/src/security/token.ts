@@ -4,6 +4,7 @@
  */
 import { TOKEN_PROTOCOL_PREFIX } from "@pi-kit/protocol/bridge";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { headerList } from "../http/header-list.ts";
 
 /** Characters allowed in a token: base64url plus `.` and `~`, all legal in a subprotocol name. */
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;
@@ -39,14 +40,9 @@ export function tokensEqual(given: string, expected: string): boolean {
   return diff === 0;
 }
 
-/** The subprotocol entries a WebSocket handshake offers, in order. */
+/** The subprotocol entries a WebSocket handshake offers, in order, however the list is spaced. */
 export function offeredProtocols(headers: Headers): string[] {
-  const header = headers.get("sec-websocket-protocol");
-  if (header === null) return [];
-  return header
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry.length > 0);
+  return headerList(headers, "sec-websocket-protocol");
 }
 
 /** The token a request presents: `Authorization: Bearer <t>`, else a `pi-kit.token.<t>` subprotocol. */

@@ -4,6 +4,7 @@
  * for now with 1013 `too_many_sessions` / `closing`), connect fails at once with a typed error
  * instead of waiting out the handshake's timeout while the transport retries.
  */
+import { parseCloseReason } from "@pi-kit/protocol/bridge";
 import type { Transport } from "../transports/transport.ts";
 import {
   type ConnectionState,
@@ -49,16 +50,19 @@ export function watchFirstConnection(transport: Transport): {
 }
 
 function unreachable(close: { readonly code: number; readonly reason: string }): PiClientError {
+  // A 1006 whose reason the transport wrote as JSON is an HTTP answer: something did answer.
+  const answered = close.code === 1006 && parseCloseReason(close.reason).reason !== undefined;
   const error = new WebSocketCloseError(
-    close.code === 1006
-      ? `the bridge is unreachable (${close.reason || "no connection"})`
-      : `the bridge refused the connection for now (code ${close.code})`,
+    close.code !== 1006
+      ? `the bridge refused the connection for now (code ${close.code})`
+      : answered
+        ? "the bridge refused the connection for now"
+        : `the bridge is unreachable (${close.reason || "no connection"})`,
     close,
   );
+  const code = error.bridgeCode === undefined ? "" : ` (${error.bridgeCode})`;
   const why =
-    error.bridgeCode === undefined
-      ? error.message
-      : `${error.message}: ${error.detail ?? ""} (${error.bridgeCode})`;
+    error.detail === undefined ? error.message : `${error.message}: ${error.detail}${code}`;
   return new PiClientError(PiClientErrorCode.BridgeUnreachable, `connect failed: ${why}`, {
     command: "connect",
     closeInfo: { reason: "error", error },

@@ -38,6 +38,8 @@ export const BridgeErrorCode = {
   OriginNotAllowed: "origin_not_allowed",
   /** A plain HTTP request to a WebSocket route (a 426). */
   UpgradeRequired: "upgrade_required",
+  /** The runtime could not complete the WebSocket handshake (a 400: the reason has its words). */
+  UpgradeFailed: "upgrade_failed",
   /** The bridge failed in a way it did not expect (a 500; the log has the detail). */
   Internal: "internal_error",
   /** Another live bridge holds the sessions directory (a bridge that cannot start). */
@@ -67,6 +69,7 @@ export const BRIDGE_ERROR_STATUS: Readonly<Record<BridgeErrorCode, BridgeErrorSt
   wrong_token: 401,
   origin_not_allowed: 403,
   upgrade_required: 426,
+  upgrade_failed: 400,
   internal_error: 500,
   sessions_dir_in_use: 409,
 };

@@ -20,6 +20,11 @@ import {
 import { FrameQueue } from "./frame-queue.ts";
 import { offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
 import {
+  describeRefusedHandshake,
+  refusedHandshake,
+  refusedHandshakeClose,
+} from "./refused-handshake.ts";
+import {
   globalWebSocket,
   messageText,
   OPEN,
@@ -389,13 +394,14 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     socket.addEventListener("error", (event) => {
       if (this.#socket !== socket || opened) return;
       const message = event.message ?? "";
-      const status = /Unexpected server response: (\d{3})/.exec(message)?.[1];
+      const refused = refusedHandshake(message);
       this.#detach(socket, 1000, "failed");
-      const close = { code: 1006, reason: message };
+      const close =
+        refused === undefined ? { code: 1006, reason: message } : refusedHandshakeClose(refused);
       if (this.#closeRequested) this.#finish({ reason: "closed" });
-      else if (status !== undefined && FINAL_HTTP_STATUSES.has(Number(status))) {
-        const refusal = `the bridge refused the connection with HTTP ${status}`;
-        this.#finish({ reason: "error", error: new WebSocketCloseError(refusal, close) });
+      else if (refused !== undefined && FINAL_HTTP_STATUSES.has(refused.status)) {
+        const error = new WebSocketCloseError(describeRefusedHandshake(refused), close);
+        this.#finish({ reason: "error", error });
       } else this.#dropped(close);
     });
   }
