@@ -2,7 +2,9 @@
 import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
 import { ControlChangeEvent, type ControlState, PiClient } from "@pi-kit/client";
 import "../src/define.ts";
+import { fail } from "../../client/test/core/fake-pi.ts";
 import type { PiChat, PiErrorEvent } from "../src/index.ts";
+import { deepText } from "./helpers.ts";
 import { FakePi } from "./ui-helpers.ts";
 
 const desk = { id: 1, label: "Desk" };
@@ -116,5 +118,49 @@ describe("<pi-chat> watching a shared session", () => {
     dialog()?.cancel();
     await chat.updateComplete;
     expect(pi.written.filter((c) => c.type === "extension_ui_response")).to.deep.equal([]);
+  });
+
+  it("during a run Stop, Steer and Follow up are off for a watcher, and say why", async () => {
+    const { pi, client, set } = sharedSession(watching);
+    const chat = await fixture<PiChat>(
+      html`<pi-chat style="height: 400px" .client=${client}></pi-chat>`,
+    );
+    pi.push({ type: "agent_start" });
+    const composer = chat.composer as unknown as PiChat;
+    await waitUntil(() => part(composer, "stop-button"), "the run's buttons");
+    for (const name of ["stop-button", "steer-button", "send-button"]) {
+      const button = part(composer, name) as HTMLButtonElement;
+      expect(button.disabled, name).to.equal(true);
+      expect(button.title, name).to.equal("Watching — take control to send");
+    }
+    // Escape does not stop the run either.
+    chat.composer?.input?.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Escape", bubbles: true, composed: true }),
+    );
+    expect(pi.written.filter((c) => c.type === "abort")).to.deep.equal([]);
+    set({ ...watching, controller: phone, inControl: true });
+    await waitUntil(() => !(part(composer, "stop-button") as HTMLButtonElement).disabled);
+  });
+});
+
+describe("<pi-chat> shows every refusal, not only as pi-error", () => {
+  const toasts = (chat: PiChat): string =>
+    deepText(chat.shadowRoot?.querySelector("pi-toasts") as HTMLElement);
+
+  it("a refused take-control, Stop and send each show in the chat", async () => {
+    const { pi, client, set } = sharedSession(watching, new Error("this connection is read-only"));
+    pi.handlers.set("abort", (c) => [fail(c, "this connection is watching")]);
+    pi.handlers.set("prompt", (c) => [fail(c, "Extension commands cannot be queued")]);
+    const chat = await fixture<PiChat>(html`<pi-chat .client=${client}></pi-chat>`);
+    await chat.updateComplete;
+    (part(chat, "take-control-button") as HTMLButtonElement).click();
+    await waitUntil(() => toasts(chat).includes("this connection is read-only"), "take-control");
+
+    set({ ...watching, controller: phone, inControl: true });
+    await chat.abort();
+    await waitUntil(() => toasts(chat).includes("this connection is watching"), "abort");
+    await chat.send("/demo-confirm");
+    await waitUntil(() => toasts(chat).includes("Extension commands cannot be queued"), "send");
+    expect(chat.composer?.value, "the text is given back").to.equal("/demo-confirm");
   });
 });

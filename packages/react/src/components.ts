@@ -40,7 +40,7 @@ export const PiChat = createComponent({
     onPiAbort: "pi-abort" as EventName<PiAbortEvent>,
     /** Before queued messages are taken back into the editor; cancelable. */
     onPiRestoreQueue: "pi-restore-queue" as EventName<PiRestoreQueueEvent>,
-    /** An action through the client failed (`connect` when `src` could not connect, `take-control` when the bridge refused). */
+    /** An action through the client failed (`connect` when `src` could not connect, `take-control` when the bridge refused); the chat also shows it as an error notification (all but `connect`, which the status bar says). */
     onPiError: "pi-error" as EventName<PiErrorEvent>,
     /** With `token-from="event"`: asks the page for the bridge token. */
     onPiTokenRequest: "pi-token-request" as EventName<PiTokenRequestEvent>,

@@ -72,7 +72,7 @@ const CONNECTING: SrcPhase = { status: "connecting" };
  * @event pi-send - Before a message is sent; cancel it to send it yourself. {@link PiSendEvent}
  * @event pi-abort - Before the run is aborted; cancelable.
  * @event pi-restore-queue - Before queued messages are taken back into the editor; cancelable.
- * @event pi-error - An action through the client failed (`connect` when `src` could not connect, `take-control` when the bridge refused).
+ * @event pi-error - An action through the client failed (`connect` when `src` could not connect, `take-control` when the bridge refused); the chat also shows it as an error notification (all but `connect`, which the status bar says).
  * @event pi-token-request - With `token-from="event"`: asks the page for the bridge token. {@link PiTokenRequestEvent}
  * @slot header - Content above the status bar (for example a model picker).
  * @slot empty - Shown while the transcript is empty.
@@ -246,6 +246,13 @@ export class PiChat extends LitElement {
       if (event.cancelled || event.text === "") return;
       this.composer?.setText(event.text);
       this.composer?.focus();
+    });
+    // A refusal (a send pi refused, a watcher's Stop, a failed action) is shown, not only fired.
+    this.addEventListener("pi-error", ({ action, error }) => {
+      if (action !== "connect")
+        this.renderRoot
+          .querySelector("pi-toasts")
+          ?.show(error instanceof Error ? error.message : String(error), "error");
     });
     this.pageSize = 60;
     this.connecting = false;

@@ -125,6 +125,8 @@ export class PiComposer extends LitElement {
 
   protected override render(): unknown {
     const s = this.strings;
+    // Why the buttons are off, on each of them (a watcher cannot stop or steer either).
+    const why = (this.disabled && this.reason) || nothing;
     return html`<div
       part="composer"
       class=${this.dragging ? "composer dragging" : "composer"}
@@ -164,10 +166,10 @@ export class PiComposer extends LitElement {
         <span class="spacer"></span>
         ${
           this.running
-            ? html`<button part="stop-button" class="danger" @click=${() => this.dispatchEvent(new Event("composer-abort"))}>${s.stop}</button>
-              <button part="steer-button" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
-              <button part="send-button" class="primary" ?disabled=${this.disabled} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
-            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} title=${(this.disabled && this.reason) || nothing} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
+            ? html`<button part="stop-button" class="danger" ?disabled=${this.disabled} title=${why} @click=${() => this.dispatchEvent(new Event("composer-abort"))}>${s.stop}</button>
+              <button part="steer-button" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
+              <button part="send-button" class="primary" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
+            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
         }
       </div>
     </div>`;
@@ -202,7 +204,7 @@ export class PiComposer extends LitElement {
     if (event.key === "Enter" && !event.shiftKey && !event.altKey) {
       event.preventDefault();
       this.submit(event.ctrlKey || event.metaKey ? "steer" : undefined);
-    } else if (event.key === "Escape" && this.running) {
+    } else if (event.key === "Escape" && this.running && !this.disabled) {
       event.preventDefault();
       this.dispatchEvent(new Event("composer-abort"));
     } else if (event.key === "ArrowUp" && event.altKey) {
