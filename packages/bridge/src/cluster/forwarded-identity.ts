@@ -126,9 +126,10 @@ function parsePayload(bytes: Uint8Array | undefined): Payload | undefined {
   }
 }
 
-function fromBase64url(text: string): Uint8Array | undefined {
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   try {
-    return base64url.decode(text);
+    // A copy on its own ArrayBuffer, as WebCrypto's types ask.
+    return new Uint8Array(base64url.decode(text));
   } catch {
     return undefined;
   }
