@@ -113,7 +113,7 @@ function report(name, dir, manifest) {
 }
 
 let stale = 0;
-for (const name of ["protocol", "client", "elements", "bridge", "react", "testing"]) {
+for (const name of ["protocol", "client", "elements", "bridge", "react", "testing", "acp"]) {
   const dir = join(packagesDir, name);
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const { text, counts, index } = report(manifest.name, dir, manifest);

@@ -113,6 +113,8 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       authMethods: [],
       agentInfo: { name: "pi-kit-acp", title: "pi (pi-kit)", version: options.version ?? "0.1.0" },
     }))
+    // No sign-in step: the bridge token comes from the command line. Clients that authenticate anyway get an empty success.
+    .onRequest(methods.agent.authenticate, () => ({}))
     .onRequest(methods.agent.session.new, ({ params, signal }) =>
       answer(async () => {
         const opened = await backend.create(params.cwd, signal);
