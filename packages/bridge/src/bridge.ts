@@ -143,7 +143,10 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       logger,
       cluster === undefined
         ? undefined
-        : (c, error) => cluster.forwardHttp(c, error, refuse, auth.accessOf(c), auth.originOf(c)),
+        : (c, error) =>
+            cluster.forwardHttp(c, error, refuse, auth.accessOf(c), auth.originOf(c), (request) =>
+              Promise.resolve(app.fetch(request)),
+            ),
       cluster?.metrics,
     ),
   );
@@ -163,8 +166,17 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       ...(cluster === undefined
         ? {}
         : {
-            forward: (c, error, protocol, access) =>
-              cluster.forwardSocket(c, error, refuse, sockets, protocol, access, auth.originOf(c)),
+            forward: (c, error, protocol, access, reclaim) =>
+              cluster.forwardSocket(
+                c,
+                error,
+                refuse,
+                sockets,
+                protocol,
+                access,
+                auth.originOf(c),
+                reclaim,
+              ),
           }),
     }),
   );

@@ -23,6 +23,7 @@ import {
   FORWARDED_BY,
   forwardRequest,
   type OwnerSocketConstructor,
+  OwnerSocketError,
   ownerUrl,
 } from "./forward.ts";
 import {
@@ -31,6 +32,7 @@ import {
   IDENTITY_QUERY,
   identitySigner,
 } from "./forwarded-identity.ts";
+import { type LeaseEnd, leaseEnd } from "./lease-end.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
 import type { LeaseStore } from "./lease-store.ts";
 import { type BridgeMetrics, createBridgeMetrics, type MetricsSources } from "./metrics.ts";
@@ -40,6 +42,8 @@ import { openRedisLeaseStore } from "./redis-lease-store.ts";
 export const NODE_HEADER = "Pi-Kit-Node";
 /** The query parameter that marks a forwarded socket (a socket handshake carries no custom header). */
 const FORWARDED_QUERY = "pi_kit_forwarded_by";
+/** How long a forward waits for an owner's socket when no lease end bounds the wait. */
+const OWNER_ANSWER_MS = 5_000;
 /** Defaults of {@link ClusterOptions}. */
 const DEFAULT_TTL_MS = 10_000;
 const DEFAULT_DRAIN_MS = 30_000;
@@ -82,7 +86,9 @@ export interface ClusterNode {
   forwardedIdentity(request: Request): Promise<ForwardedIdentity | null | undefined>;
   /**
    * The answer to an HTTP API request refused with `error`: forwarded to the owner with the
-   * caller's `access` and `origin` vouched for, or a 503.
+   * caller's `access` and `origin` vouched for, or a 503. An owner that does not answer before
+   * its lease runs out loses the request to `reclaim`, which serves it again here (marked
+   * forwarded, so it is forwarded no further).
    */
   forwardHttp(
     c: Context,
@@ -90,8 +96,13 @@ export interface ClusterNode {
     refuse: Refuse,
     access: Access,
     origin: string | undefined,
+    reclaim?: (request: Request) => Promise<Response>,
   ): Promise<Response>;
-  /** The answer to a socket refused with `error`: relayed to the owner's socket, or closed 1013. */
+  /**
+   * The answer to a socket refused with `error`: relayed to the owner's socket, or closed 1013.
+   * An owner that does not answer before its lease runs out loses the socket to `reclaim`,
+   * which serves it here (the claim takes the expired lease over).
+   */
   forwardSocket(
     c: Context,
     error: ClusterRefusalError,
@@ -100,6 +111,7 @@ export interface ClusterNode {
     protocol: typeof PROTOCOL_V1 | undefined,
     access: Access,
     origin: string | undefined,
+    reclaim?: () => Promise<Response>,
   ): Promise<Response>;
   /** Closes the store (after the ownership released every lease). */
   close(): Promise<void>;
@@ -199,7 +211,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       if (credential === null) return undefined;
       return (await signer.verify(credential, request.method, url.pathname)) ?? null;
     },
-    async forwardHttp(c, error, refuse, access, origin) {
+    async forwardHttp(c, error, refuse, access, origin, reclaim) {
       const name = c.req.param("name") ?? "";
       if (
         !(error instanceof SessionOwnedElsewhereError) ||
@@ -212,22 +224,49 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       const headers = new Headers(c.req.raw.headers);
       headers.delete("authorization");
       headers.set(IDENTITY_HEADER, await vouch(c, access, origin, name));
+      const giveUp = new AbortController();
       const request = new Request(c.req.url, {
         method,
         headers,
         ...(body === undefined ? {} : { body }),
-        signal: c.req.raw.signal,
+        signal: AbortSignal.any([c.req.raw.signal, giveUp.signal]),
       });
+      const end = reclaim === undefined ? undefined : leaseEndOf(error);
       try {
-        const response = await forwardRequest(request, error.ownerUrl, id);
-        forwarded(name, "http", error.ownerNode, "ok");
-        return response;
-      } catch {
+        const outcome = await Promise.race([
+          forwardRequest(request, error.ownerUrl, id).then(
+            (response) => ({ response }),
+            () => ({ failed: true }),
+          ),
+          ...(end === undefined ? [] : [end.ended.then(() => ({ ended: true }))]),
+        ]);
+        if ("response" in outcome) {
+          forwarded(name, "http", error.ownerNode, "ok");
+          return outcome.response;
+        }
+        if (end !== undefined && reclaim !== undefined && !c.req.raw.signal.aborted) {
+          // The owner did not answer (frozen, or dead with its lease running): serve it here
+          // the moment its lease ends, once, with the caller's own credentials.
+          giveUp.abort();
+          await end.ended;
+          forwarded(name, "http", error.ownerNode, "lease_expired");
+          const again = new Headers(c.req.raw.headers);
+          again.set(FORWARDED_BY, id);
+          return reclaim(
+            new Request(c.req.url, {
+              method,
+              headers: again,
+              ...(body === undefined ? {} : { body }),
+            }),
+          );
+        }
         forwarded(name, "http", error.ownerNode, "unreachable");
         return refused(c, error, refuse);
+      } finally {
+        end?.cancel();
       }
     },
-    async forwardSocket(c, error, refuse, runtime, protocol, access, origin) {
+    async forwardSocket(c, error, refuse, runtime, protocol, access, origin, reclaim) {
       const name = c.req.param("name") ?? "";
       if (
         !(error instanceof SessionOwnedElsewhereError) ||
@@ -239,17 +278,42 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       // The caller's token or ticket (subprotocol entry or header) stays here: the owner gets
       // what this node vouches for instead, so a header-authenticated socket forwards as well.
       target.searchParams.set(IDENTITY_QUERY, await vouch(c, access, origin, name));
+      const end = reclaim === undefined ? undefined : leaseEndOf(error);
+      const giveUp = new AbortController();
       try {
-        const link = await connectOwner(
-          target.href,
-          protocol === undefined ? [] : [protocol],
-          await webSocketConstructor(),
-        );
-        forwarded(name, "websocket", error.ownerNode, "ok");
-        return runtime.upgrade(c, link.events(), protocol);
-      } catch {
+        const outcome = await Promise.race([
+          connectOwner(
+            target.href,
+            protocol === undefined ? [] : [protocol],
+            await webSocketConstructor(),
+            OWNER_ANSWER_MS + (end?.inMs ?? 0),
+            giveUp.signal,
+          ).then(
+            (link) => ({ link }),
+            (failure: unknown) => ({ failure }),
+          ),
+          ...(end === undefined ? [] : [end.ended.then(() => ({ ended: true }))]),
+        ]);
+        if ("link" in outcome) {
+          forwarded(name, "websocket", error.ownerNode, "ok");
+          return runtime.upgrade(c, outcome.link.events(), protocol);
+        }
+        const refusedByOwner =
+          "failure" in outcome &&
+          outcome.failure instanceof OwnerSocketError &&
+          outcome.failure.kind === "refused";
+        if (end !== undefined && reclaim !== undefined && !refusedByOwner) {
+          // The owner did not answer (frozen, or dead with its lease running): take the
+          // session over here the moment its lease ends, instead of refusing after a timeout.
+          giveUp.abort();
+          await end.ended;
+          forwarded(name, "websocket", error.ownerNode, "lease_expired");
+          return reclaim();
+        }
         forwarded(name, "websocket", error.ownerNode, "unreachable");
         return refused(c, error, refuse);
+      } finally {
+        end?.cancel();
       }
     },
     async close() {
@@ -259,6 +323,11 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       });
     },
   };
+}
+
+/** The end of the lease `error` found, when it names one. */
+function leaseEndOf(error: SessionOwnedElsewhereError): LeaseEnd | undefined {
+  return error.leaseExpiresAt === undefined ? undefined : leaseEnd(error.leaseExpiresAt);
 }
 
 /**

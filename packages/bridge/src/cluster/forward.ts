@@ -175,41 +175,64 @@ export class OwnerLink {
   }
 }
 
+/** Why {@link connectOwner} failed: the owner answered with a close, or never answered at all. */
+export class OwnerSocketError extends Error {
+  /** `refused`: the owner closed the socket (it is alive); `unreachable`: no answer, or no connection. */
+  readonly kind: "refused" | "unreachable";
+
+  constructor(kind: "refused" | "unreachable", message: string) {
+    super(message);
+    this.name = "OwnerSocketError";
+    this.kind = kind;
+  }
+}
+
 /**
- * Opens a socket to the owner's `url` offering the client's `protocols` (the token travels in
- * them), and resolves once it is open, before this node accepts the client's upgrade: an owner
- * that cannot be reached is then an HTTP error the proxy and client see, not an accepted socket
- * that closes at once. Rejects on an error, a close, or `timeoutMs` without an answer.
+ * Opens a socket to the owner's `url` offering `protocols`, and resolves once it is open, before
+ * this node accepts the client's upgrade: an owner that cannot be reached is then an HTTP error
+ * the proxy and client see, not an accepted socket that closes at once. Rejects with an
+ * {@link OwnerSocketError} on an error, a close, `timeoutMs` without an answer, or `signal`.
  */
 export function connectOwner(
   url: string,
   protocols: readonly string[],
   WebSocket: OwnerSocketConstructor,
   timeoutMs = 5_000,
+  signal?: AbortSignal,
 ): Promise<OwnerLink> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, [...protocols]);
     const link = new OwnerLink(socket);
     let settled = false;
-    const fail = (why: string) => {
+    const fail = (kind: "refused" | "unreachable", why: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      reject(new Error(`The owner at ${url} ${why}`));
+      signal?.removeEventListener("abort", aborted);
+      reject(new OwnerSocketError(kind, `The owner at ${url} ${why}`));
     };
+    const aborted = () => {
+      fail("unreachable", "was given up on");
+      socket.close();
+    };
+    signal?.addEventListener("abort", aborted, { once: true });
     const timer = setTimeout(() => {
-      fail(`did not answer within ${timeoutMs} ms`);
+      fail("unreachable", `did not answer within ${timeoutMs} ms`);
       socket.close();
     }, timeoutMs);
     socket.addEventListener("open", () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
       resolve(link);
     });
-    socket.addEventListener("error", () => fail("could not be reached"));
+    socket.addEventListener("error", () => fail("unreachable", "could not be reached"));
     socket.addEventListener("close", (event) =>
-      fail(`refused the socket (${event.code ?? "error"})`),
+      fail(
+        event.code === 1006 || event.code === undefined ? "unreachable" : "refused",
+        `refused the socket (${event.code ?? "error"})`,
+      ),
     );
   });
 }

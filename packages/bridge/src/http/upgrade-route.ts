@@ -43,13 +43,15 @@ export interface UpgradeRouteOptions {
     error: ClusterRefusalError,
     protocol: typeof PROTOCOL_V1 | undefined,
     access: Access,
+    reclaim?: () => Promise<Response>,
   ) => Promise<Response>;
 }
 
 /** The handler of `GET /sessions/:name/ws`. */
 export function upgradeRoute(options: UpgradeRouteOptions): Handler {
   const { refuse, logger } = options;
-  return async (c) => {
+  // `reclaimed`: a second pass, after a forward waited for the owner's lease to run out.
+  const handle = async (c: Context, reclaimed: boolean): Promise<Response> => {
     if (!upgradesToWebSocket(c.req.raw.headers)) {
       return refuse(c, 426, "Expected a WebSocket upgrade", BridgeErrorCode.UpgradeRequired);
     }
@@ -75,7 +77,13 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
         session = (await options.historyOf(access.owner).open(name, create)).session;
       } catch (error) {
         if (error instanceof ClusterRefusalError && options.forward !== undefined)
-          return options.forward(c, error, protocol, access);
+          return options.forward(
+            c,
+            error,
+            protocol,
+            access,
+            reclaimed ? undefined : () => handle(c, true),
+          );
         if (!(error instanceof BridgeError)) {
           safeLog(logger, {
             event: "history_error",
@@ -104,4 +112,5 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
     });
     return options.runtime.upgrade(c, events, protocol);
   };
+  return (c) => handle(c, false);
 }

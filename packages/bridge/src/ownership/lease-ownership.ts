@@ -80,7 +80,7 @@ export class LeaseOwnership implements SessionOwnership {
             `Session ${key} was fenced here; retry once its lease ran out`,
           );
         }
-        throw new SessionOwnedElsewhereError(key, holder.node, holder.url);
+        throw new SessionOwnedElsewhereError(key, holder.node, holder.url, holder.expiresAt);
       }
       keeper.keep(key, result.lease, sentAt);
       const how: LeaseAcquisition =

@@ -27,11 +27,17 @@ export class SessionOwnedElsewhereError extends ClusterRefusalError {
   readonly ownerNode: string;
   /** The holder's internal base URL, where the request is forwarded. */
   readonly ownerUrl: string;
+  /**
+   * When the holder's lease runs out unless renewed (ms since the epoch, by this node's clock):
+   * a forward that gets no answer from the holder by then takes the session over instead.
+   */
+  readonly leaseExpiresAt: number | undefined;
 
-  constructor(key: string, ownerNode: string, ownerUrl: string) {
+  constructor(key: string, ownerNode: string, ownerUrl: string, leaseExpiresAt?: number) {
     super("owned_elsewhere", `Session ${key} runs on node ${ownerNode}`);
     this.name = "SessionOwnedElsewhereError";
     this.ownerNode = ownerNode;
     this.ownerUrl = ownerUrl;
+    this.leaseExpiresAt = leaseExpiresAt;
   }
 }
