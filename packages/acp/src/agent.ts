@@ -36,14 +36,7 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * An ACP agent app driving pi sessions; connect it to the editor's stream.
- * @example
- * ```ts
- * import { Readable, Writable } from "node:stream";
- * import { ndJsonStream } from "@agentclientprotocol/sdk";
- * import { bridgeBackend, createAcpAgent } from "@pi-kit/acp";
- * const app = createAcpAgent({ backend: bridgeBackend({ url: "http://127.0.0.1:8787", token }) });
- * app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
- * ```
+ * Connect it with {@link connectAcpAgent}, or the SDK's `connect` and `ndJsonStream`.
  */
 export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const { backend } = options;

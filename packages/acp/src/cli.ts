@@ -6,13 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
-import { createAcpAgent } from "./agent.ts";
 import { bridgeBackend } from "./backend/bridge-backend.ts";
 import { localBackend } from "./backend/local-backend.ts";
 import type { SessionBackend } from "./backend/session-backend.ts";
 import { type CliConfig, parseCliArgs, USAGE } from "./cli/args.ts";
 import { ticketFromCommand, tokenFromFile } from "./cli/token-source.ts";
+import { connectAcpAgent } from "./connect.ts";
 
 const log = (message: string): void => {
   process.stderr.write(`pi-kit-acp: ${message}\n`);
@@ -64,11 +63,11 @@ function backendOf(config: RunConfig): SessionBackend {
 
 // A failure that escaped a handler is reported, never fatal: the editor keeps its agent.
 process.on("unhandledRejection", (reason) => log(`unhandled: ${String(reason)}`));
-const stream = ndJsonStream(
+const connection = connectAcpAgent(
+  { backend, log, version: version() },
   Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
   Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
 );
-const connection = createAcpAgent({ backend, log, version: version() }).connect(stream);
 await connection.closed;
 // The editor closed stdin: the sessions close with the connection; leave once they have.
 setTimeout(() => process.exit(0), 5000).unref();

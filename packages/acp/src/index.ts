@@ -12,3 +12,4 @@ export type {
   StoredSession,
   StoredSessionPage,
 } from "./backend/session-backend.ts";
+export { connectAcpAgent } from "./connect.ts";
