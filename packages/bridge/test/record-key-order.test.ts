@@ -38,11 +38,15 @@ test("key order: an answer written with its id last still goes to its asker alon
     session.attach(controller);
     session.attach(watcher);
     assert.equal(session.write('{"type":"get_state","id":7}', undefined, watcher, 7), true);
-    const answer = reversed({ id: 7, type: "response", command: "get_state", success: true });
-    pi.write([reversed({ type: "turn_start" }), answer]);
+    await read();
+    // pi answers with the id it read, the bridge's own; the watcher gets its 7 back in its place.
+    const asked = (JSON.parse(pi.stdin.at(-1) as string) as { id: unknown }).id;
+    const answer = (id: unknown): string =>
+      reversed({ id, type: "response", command: "get_state", success: true });
+    pi.write([reversed({ type: "turn_start" }), answer(asked)]);
     await read();
     assert.deepEqual(controller.lines, [reversed({ type: "turn_start" })]);
-    assert.deepEqual(watcher.lines, [reversed({ type: "turn_start" }), answer]);
+    assert.deepEqual(watcher.lines, [reversed({ type: "turn_start" }), answer(7)]);
   });
 });
 

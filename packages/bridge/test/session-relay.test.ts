@@ -55,9 +55,12 @@ test("relay: an answer goes to its asker alone, in its place among the events", 
     session.attach(controller);
     session.attach(watcher);
     assert.equal(session.write('{"type":"get_state","id":7}', undefined, watcher, 7), true);
+    await read();
+    // pi answers with the id it read: the bridge's own for the command.
+    const asked = (JSON.parse(pi.stdin.at(-1) as string) as { id: string }).id;
     pi.write([
       events(0, 1)[0] as string,
-      '{"id":7,"type":"response","command":"get_state","success":true}',
+      `{"id":${JSON.stringify(asked)},"type":"response","command":"get_state","success":true}`,
       events(1, 1)[0] as string,
     ]);
     await read();

@@ -108,14 +108,16 @@ export class PiOutput {
       const peek = peekRecord(frame);
       const type = peek?.type;
       // Only a response has an id worth reading (reading a missing one scans the whole line).
-      const to =
+      const routed =
         type === "response" && router.waiting ? router.deliver(frame, peek?.id) : undefined;
-      if (to === BRIDGE_ANSWER) continue;
+      if (routed === BRIDGE_ANSWER) continue;
+      // An answer goes out with its client's own id (see ResponseRouter).
+      const line = routed?.line ?? frame;
       this.#lastRecordAt = Date.now();
-      this.#observe(frame, type);
-      lines.push(frame);
+      this.#observe(line, type);
+      lines.push(line);
       types.push(type);
-      answers.push(to);
+      answers.push(routed?.to);
     }
     if (lines.length === 0) return undefined;
     const held = this.#parts.fanOut.send({ lines, answers });

@@ -215,8 +215,9 @@ export class Session {
 
   /**
    * Writes one record (already checked by the policy) to pi's stdin. Returns `false` when pi's
-   * input has backed up past `maxStdinBytes`: the caller should shed the client. With `from`
-   * and the command's `id`, pi's response goes back to `from` alone, not to every viewer.
+   * input has backed up past `maxStdinBytes`: the caller should shed the client. A command from
+   * `from` goes to pi under the bridge's own id, so pi's response goes back to `from` alone, with
+   * `id` (the client's, if any) restored, whatever ids other clients use.
    */
   write(
     line: string,
@@ -225,11 +226,16 @@ export class Session {
     id?: string | number,
   ): boolean {
     if (this.#exit !== null) return true;
+    if (uiResponseId !== undefined || from === undefined) {
+      if (!this.#input.write(line)) return false;
+      if (uiResponseId !== undefined) this.#connections.answered(uiResponseId, from);
+      return true;
+    }
     // Routed in the same task as the write: pi's response cannot arrive before its route.
-    if (!this.#input.write(line)) return false;
-    if (uiResponseId !== undefined) this.#connections.answered(uiResponseId, from);
-    else if (from !== undefined && id !== undefined) this.#router.route(id, from);
-    return true;
+    const routed = this.#router.route(line, from, id);
+    if (this.#input.write(routed.line)) return true;
+    this.#router.unroute(routed.bridgeId);
+    return false;
   }
 
   /**
