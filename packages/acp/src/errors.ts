@@ -13,6 +13,10 @@ export function requestError(error: unknown): RequestError {
       code: error.code,
       ...(error.status === undefined ? {} : { status: error.status }),
     };
+    // No status: the request never left, because the token file or ticket command failed.
+    if (error.code === "unauthorized" && error.status === undefined) {
+      return RequestError.authRequired(data, `no token for the bridge: ${causeOf(error)}`);
+    }
     if (error.code === "unauthorized" || error.code === "forbidden") {
       return RequestError.authRequired(data, `the bridge refused the token: ${error.message}`);
     }
@@ -30,4 +34,9 @@ export function requestError(error: unknown): RequestError {
   }
   const message = error instanceof Error ? error.message : String(error);
   return RequestError.internalError(undefined, message);
+}
+
+/** What caused `error`, in words (its own message when it has no cause). */
+function causeOf(error: Error): string {
+  return error.cause instanceof Error ? error.cause.message : error.message;
 }

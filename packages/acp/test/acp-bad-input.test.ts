@@ -133,4 +133,47 @@ describe("pi-kit-acp and bad input", () => {
       assert.equal(await agent.stop(), 0);
     }
   });
+
+  test("a ticket command: its output opens a session; a failing one is a clear error", async () => {
+    const good = startAgent([
+      "--url",
+      bridge.served.url,
+      "--ticket-command",
+      `cat '${bridge.tokenFile}'`,
+    ]);
+    const bad = startAgent([
+      "--url",
+      bridge.served.url,
+      "--ticket-command",
+      "echo no tickets today >&2; exit 3",
+    ]);
+    try {
+      const fromGood = replies(good);
+      const fromBad = replies(bad);
+      const create = {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "session/new",
+        params: { cwd: "/", mcpServers: [] },
+      };
+      send(good, initialize(1));
+      send(bad, initialize(1));
+      await fromGood((r) => r.id === 1);
+      await fromBad((r) => r.id === 1);
+      send(good, create);
+      send(bad, create);
+      const created = await fromGood((r) => r.id === 2);
+      assert.ok(created.result !== undefined, JSON.stringify(created));
+      const failed = await fromBad((r) => r.id === 2);
+      assert.equal(failed.error?.code, -32000);
+      assert.match(
+        failed.error?.message ?? "",
+        /no token for the bridge: the ticket command failed: no tickets today/,
+      );
+      assert.equal(bad.child.exitCode, null);
+    } finally {
+      assert.equal(await good.stop(), 0);
+      assert.equal(await bad.stop(), 0);
+    }
+  });
 });
