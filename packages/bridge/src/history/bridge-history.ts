@@ -116,7 +116,7 @@ export class BridgeHistory {
     if (running?.alive) return { session: running, existed: true };
     const existed = running !== undefined || (await this.#store.refresh(name)) !== undefined;
     if (!existed && !create) {
-      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session named ${name}`);
     }
     const { session } = await this.#registry.open(this.#key(name));
     await this.#sync(name, true);
@@ -167,7 +167,7 @@ export class BridgeHistory {
       const stopped = await held.stop("deleted");
       const record = await this.#store.refresh(name);
       if (stopped === undefined && record === undefined) {
-        throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+        throw new BridgeError(BridgeErrorCode.UnknownSession, `No session named ${name}`);
       }
       await this.#store.remove(name);
       await this.#workspaces?.remove(this.#key(name));
@@ -225,7 +225,7 @@ export class BridgeHistory {
     await this.#sync(name, true);
     const summary = this.#store.summary(name);
     if (summary === undefined) {
-      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session named ${name}`);
     }
     return summary;
   }

@@ -25,7 +25,7 @@ export function nameStoredSession(
   return store.withDirectory(name, async () => {
     const record = await store.readableHeld(name);
     if (record === undefined) {
-      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session ${name}`);
+      throw new BridgeError(BridgeErrorCode.UnknownSession, `No session named ${name}`);
     }
     const dir = store.dir(name);
     const file = resumableFile(record);
