@@ -2,6 +2,7 @@
 import type {
   ChildProcessOptions,
   ChildProcessTransport,
+  PermissionModesOptions,
   StopTimeouts,
 } from "@pi-kit/client/process";
 import type { BridgeLogger } from "./logger.ts";
@@ -98,6 +99,11 @@ export interface BridgeOptions {
   readonly origins?: readonly string[];
   /** Which records clients may send. Default: every valid command. */
   readonly policy?: CommandPolicyOptions;
+  /**
+   * pi-kit's permission extension, loaded into every pi (`-e`): the mode a new session starts in
+   * (default `full`: nothing asks) and the modes users may choose. `false` leaves it out.
+   */
+  readonly permissions?: PermissionModesOptions | false;
   /** Limits; see {@link DEFAULT_LIMITS}. */
   readonly limits?: BridgeLimits;
   /** Whether a WebSocket to an unknown session creates it (else 404). Default `true`. */

@@ -27,6 +27,7 @@ import { createOriginCheck } from "./security/origin.ts";
 import { defaultIndexDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 import { createTicketVerifier } from "./security/tickets.ts";
 import { assertUsableToken } from "./security/token.ts";
+import { withPermissions } from "./sessions/permission-launch.ts";
 import { BRIDGE_OWNER, userOwner } from "./sessions/owner.ts";
 import { placedSpawn } from "./sessions/placed-spawn.ts";
 import type { RegistrySettings, SessionRegistry } from "./sessions/session-registry.ts";
@@ -243,7 +244,7 @@ function registrySettings(
     maxSessionsPerUser: limits.maxSessionsPerUser,
     graceMs: limits.graceMs,
     idleMs: limits.idleMs,
-    pi: options.pi,
+    pi: withPermissions(options.pi, options.permissions),
     sessionArgs: options.sessionArgs ?? ((dir) => ["--session-dir", dir]),
     spawn,
     highWaterMark: limits.highWaterMark,

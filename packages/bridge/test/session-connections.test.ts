@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PendingDialogs } from "../src/sessions/pending-dialogs.ts";
+import { RetainedUi } from "../src/sessions/retained-ui.ts";
 import { RunRecorder } from "../src/sessions/run-recorder.ts";
 import type { SessionConnection } from "../src/sessions/session-connection.ts";
 import { SessionConnections } from "../src/sessions/session-connections.ts";
@@ -37,7 +38,10 @@ const dialog = (id: string): Rec => ({
 test("session-connections: a joining connection hears who controls, then the notice, the run so far, the dialogs", () => {
   const run = new RunRecorder();
   const dialogs = new PendingDialogs(8);
-  const connections = new SessionConnections(run, dialogs, { id: "n-1", message: "resumed" });
+  const connections = new SessionConnections(run, dialogs, new RetainedUi(), {
+    id: "n-1",
+    message: "resumed",
+  });
   run.observe('{"type":"agent_start"}');
   dialogs.add(dialog("d-1"));
   const first = connection(1);
@@ -69,7 +73,11 @@ test("session-connections: a joining connection hears who controls, then the not
 });
 
 test("session-connections: with no run and no dialogs, a joining connection only hears who controls", () => {
-  const connections = new SessionConnections(new RunRecorder(), new PendingDialogs(8));
+  const connections = new SessionConnections(
+    new RunRecorder(),
+    new PendingDialogs(8),
+    new RetainedUi(),
+  );
   const only = connection(1);
   connections.attach(only.socket);
   assert.deepEqual(only.types(), ["bridge_control"]);
@@ -77,7 +85,7 @@ test("session-connections: with no run and no dialogs, a joining connection only
 
 test("session-connections: an answered dialog closes for the other connections, once, while pi waits on it", () => {
   const dialogs = new PendingDialogs(8);
-  const connections = new SessionConnections(new RunRecorder(), dialogs);
+  const connections = new SessionConnections(new RunRecorder(), dialogs, new RetainedUi());
   const desk = connection(1);
   const phone = connection(2);
   connections.attach(desk.socket);
@@ -96,7 +104,11 @@ test("session-connections: an answered dialog closes for the other connections, 
 });
 
 test("session-connections: the grace period starts when the last connection leaves", () => {
-  const connections = new SessionConnections(new RunRecorder(), new PendingDialogs(8));
+  const connections = new SessionConnections(
+    new RunRecorder(),
+    new PendingDialogs(8),
+    new RetainedUi(),
+  );
   const created = performance.now();
   const a = connection(1);
   const b = connection(2);
@@ -119,7 +131,11 @@ test("session-connections: the grace period starts when the last connection leav
 });
 
 test("session-connections: closing all closes every connection with the code and forgets them", () => {
-  const connections = new SessionConnections(new RunRecorder(), new PendingDialogs(8));
+  const connections = new SessionConnections(
+    new RunRecorder(),
+    new PendingDialogs(8),
+    new RetainedUi(),
+  );
   const a = connection(1);
   const b = connection(2);
   connections.attach(a.socket);
@@ -133,5 +149,25 @@ test("session-connections: closing all closes every connection with the code and
   assert.ok(
     connections.detachedFor(closing + 1000) <= 1000,
     "the grace period starts at the close",
+  );
+});
+
+test("session-connections: a joining connection gets the statuses, widgets and title pi set, not the cleared ones", () => {
+  const ui = new RetainedUi();
+  const connections = new SessionConnections(new RunRecorder(), new PendingDialogs(8), ui);
+  const set = (record: Rec) =>
+    ui.observe(JSON.stringify({ type: "extension_ui_request", ...record }));
+  set({ id: "s-1", method: "setStatus", statusKey: "pi-kit-permissions", statusText: "ask" });
+  set({ id: "s-2", method: "setStatus", statusKey: "pi-kit-permissions", statusText: "full" });
+  set({ id: "s-3", method: "setStatus", statusKey: "gone", statusText: "x" });
+  set({ id: "s-4", method: "setStatus", statusKey: "gone" });
+  set({ id: "w-1", method: "setWidget", widgetKey: "w", widgetLines: ["a"] });
+  set({ id: "t-1", method: "setTitle", title: "pi: login bug" });
+  set({ id: "n-1", method: "notify", message: "not state" });
+  const joining = connection(1);
+  connections.attach(joining.socket);
+  assert.deepEqual(
+    joining.records.slice(1).map((record) => record.id),
+    ["s-2", "w-1", "t-1"],
   );
 });

@@ -9,6 +9,11 @@ export {
   permissionExtensionPath,
   permissionModes,
 } from "./permissions/permission-launch.ts";
+export {
+  isPermissionMode,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from "./permissions/permission-mode.ts";
 export type * from "./transports/child-process/public-types.ts";
 export {
   type ChildProcessRuntime,

@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
+import { isPermissionMode, type PermissionMode } from "@pi-kit/client/process";
 import type { BridgeLimits } from "../bridge-options.ts";
 import {
   MIN_LEASE_TTL_MS,
@@ -68,6 +69,10 @@ Options:
   --lease-ttl-ms <n>     Session lease lifetime (default 10000; renewed every third)
   --drain-timeout-ms <n> On SIGTERM, let running turns settle this long (default 30000)
   --index-dir <dir>      This node's history index cache (default: per node, outside the sessions dir)
+  --permission-mode <m>  The mode a new session starts in: ask, auto-edits or full (default full)
+  --permission-modes <list>
+                         The permission modes users may choose, e.g. ask,auto-edits (default all)
+  --no-permissions       Do not load pi-kit's permission extension into pi
   --help                 Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
@@ -125,6 +130,7 @@ export function parseArgs(
   const sandboxHide: string[] = [];
   const secretFiles: string[] = [];
   let sandboxNetwork = true;
+  const permissions: { mode?: PermissionMode; allowed?: PermissionMode[]; off?: true } = {};
   const cluster: {
     redisUrl?: string;
     nodeUrl?: string;
@@ -273,6 +279,15 @@ export function parseArgs(
       case "--index-dir":
         cluster.indexDir = resolve(value());
         break;
+      case "--permission-mode":
+        permissions.mode = permissionMode(flag, value());
+        break;
+      case "--permission-modes":
+        permissions.allowed = list().map((mode) => permissionMode(flag, mode));
+        break;
+      case "--no-permissions":
+        permissions.off = true;
+        break;
       default:
         throw new UsageError(`Unknown option ${quote(flag)}`);
     }
@@ -289,6 +304,15 @@ export function parseArgs(
     throw new UsageError(
       "--node-url, --lease-ttl-ms, --drain-timeout-ms and --index-dir need --cluster",
     );
+  const { off, ...modes } = permissions;
+  if (off && Object.keys(modes).length > 0)
+    throw new UsageError("--permission-mode and --permission-modes need the permission extension");
+  if (
+    modes.mode !== undefined &&
+    modes.allowed !== undefined &&
+    !modes.allowed.includes(modes.mode)
+  )
+    throw new UsageError(`--permission-mode ${modes.mode} is not one of --permission-modes`);
   const fromEnv = env[TOKEN_ENV];
   if (token === undefined && fromEnv !== undefined && fromEnv !== "")
     token = { value: fromEnv, source: "env" };
@@ -331,6 +355,11 @@ export function parseArgs(
       policy,
       limits,
       autoCreate,
+      ...(off
+        ? { permissions: false as const }
+        : Object.keys(modes).length > 0
+          ? { permissions: modes }
+          : {}),
       ...(sandbox === undefined
         ? {}
         : {
@@ -349,6 +378,12 @@ export function parseArgs(
     tokenSource: token?.source ?? "generated",
     warnings,
   };
+}
+
+/** A permission mode named on the command line. */
+function permissionMode(flag: string, text: string): PermissionMode {
+  if (isPermissionMode(text)) return text;
+  throw new UsageError(`${flag} knows ask, auto-edits and full, got ${quote(text)}`);
 }
 
 /** Whether `host` is a loopback address (only this machine can connect). */

@@ -13,6 +13,7 @@ import type { FanOut } from "./fan-out.ts";
 import type { SessionKey } from "./owner.ts";
 import type { PendingDialogs } from "./pending-dialogs.ts";
 import { BRIDGE_ANSWER, type ResponseRouter } from "./response-router.ts";
+import type { RetainedUi } from "./retained-ui.ts";
 import type { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { type SessionFile, sessionSwitch } from "./session-file.ts";
@@ -25,6 +26,7 @@ export interface PiOutputParts {
   readonly router: ResponseRouter;
   readonly run: RunRecorder;
   readonly dialogs: PendingDialogs;
+  readonly ui: RetainedUi;
   readonly file: SessionFile;
   /** Asks pi for its state (the bridge's own `get_state`), to learn the file it moved to. */
   readonly getState: () => Promise<Record<string, unknown>>;
@@ -148,6 +150,7 @@ export class PiOutput {
         return;
       case "extension_ui_request":
         this.#parts.dialogs.observe(line);
+        this.#parts.ui.observe(line);
         return;
       case "response": {
         const moved = sessionSwitch(line);

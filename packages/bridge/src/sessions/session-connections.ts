@@ -6,6 +6,7 @@
  * left, and all of them are closed together when the session ends.
  */
 import { dialogClosed, type PendingDialogs } from "./pending-dialogs.ts";
+import type { RetainedUi } from "./retained-ui.ts";
 import type { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { SessionControl } from "./session-control.ts";
@@ -23,13 +24,15 @@ export class SessionConnections {
   readonly control = new SessionControl<SessionConnection>();
   readonly #run: RunRecorder;
   readonly #dialogs: PendingDialogs;
+  readonly #ui: RetainedUi;
   /** The notice record, until a connection has had it. */
   #notice: string | undefined;
   #detachedAt = performance.now();
 
-  constructor(run: RunRecorder, dialogs: PendingDialogs, notice?: StartNotice) {
+  constructor(run: RunRecorder, dialogs: PendingDialogs, ui: RetainedUi, notice?: StartNotice) {
     this.#run = run;
     this.#dialogs = dialogs;
+    this.#ui = ui;
     if (notice !== undefined) {
       this.#notice = JSON.stringify({
         type: "extension_ui_request",
@@ -53,7 +56,8 @@ export class SessionConnections {
 
   /**
    * Attaches a connection: it learns who controls (and so do the others), then gets the notice
-   * if no connection had it yet, the run in progress so far and the dialogs pi still waits on.
+   * if no connection had it yet, the statuses, widgets and title pi set, the run in progress so
+   * far and the dialogs pi still waits on.
    */
   attach(connection: SessionConnection): void {
     this.control.attach(connection);
@@ -61,6 +65,7 @@ export class SessionConnections {
       connection.send(this.#notice);
       this.#notice = undefined;
     }
+    for (const line of this.#ui.replay()) connection.send(line);
     // Before the dialogs: a dialog a tool's hook opened belongs to the run it joins.
     const run = this.#run.snapshot();
     if (run !== undefined) connection.send(run);

@@ -19,6 +19,7 @@ import { PendingDialogs } from "./pending-dialogs.ts";
 import { PiInput } from "./pi-input.ts";
 import { PiOutput } from "./pi-output.ts";
 import { ResponseRouter } from "./response-router.ts";
+import { RetainedUi } from "./retained-ui.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { SessionConnections } from "./session-connections.ts";
@@ -80,9 +81,11 @@ export class Session {
     this.#transport = transport;
     this.#input = new PiInput(transport.writable, settings.maxStdinBytes);
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
+    const ui = new RetainedUi();
     this.#connections = new SessionConnections(
       this.#run,
       this.#dialogs,
+      ui,
       plan.notice === undefined
         ? undefined
         : { id: `${this.#router.idPrefix}notice`, message: plan.notice },
@@ -95,6 +98,7 @@ export class Session {
       router: this.#router,
       run: this.#run,
       dialogs: this.#dialogs,
+      ui,
       file: this.#file,
       getState: () => this.request({ type: "get_state" }),
       onRelayed: settings.onRelayed,

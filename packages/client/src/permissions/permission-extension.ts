@@ -90,11 +90,10 @@ function isMode(value: unknown): value is Mode {
 
 /** The modes the operator allows (all when unset; unknown names are ignored). */
 function allowedModes(): readonly Mode[] {
-  const listed = (env.PI_KIT_PERMISSION_MODES ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter(isMode);
-  return listed.length > 0 ? listed : MODES;
+  const listed = (env.PI_KIT_PERMISSION_MODES ?? "").split(",").map((name) => name.trim());
+  // Strictest first, whatever order they were listed in.
+  const allowed = MODES.filter((mode) => listed.includes(mode));
+  return allowed.length > 0 ? allowed : MODES;
 }
 
 /** The mode a session starts in: the operator's default if allowed, else the strictest allowed. */
