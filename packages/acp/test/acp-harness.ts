@@ -33,14 +33,15 @@ export interface TestBridge {
   dispose(): Promise<void>;
 }
 
-/** Starts a bridge on this runtime's adapter. */
-export async function startTestBridge(): Promise<TestBridge> {
+/** Starts a bridge on this runtime's adapter; `origins` lets pages of those origins in (browser tests). */
+export async function startTestBridge(origins?: readonly string[]): Promise<TestBridge> {
   const model = await startModelServer();
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl, uiProbe: true });
   const { serveBridge } = await import("@pi-kit/bridge/node");
   const served = await serveBridge({
     ...sessionHostOptions(pi),
     port: 0,
+    ...(origins === undefined ? {} : { origins: [...origins] }),
     logger: () => {},
     stopTimeouts: { stdinCloseMs: 15_000, sigtermMs: 1000 },
   });
