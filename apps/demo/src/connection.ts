@@ -44,6 +44,9 @@ export async function connectSession(
     url: `/sessions/${encodeURIComponent(name)}/ws`,
     token,
     label: tabLabel(),
+    // Each attempt on a server that is down is an error in the browser's console: after the
+    // first seconds, one every 5 s (the banner's "Retry now" skips the wait).
+    reconnect: { maxDelayMs: 5000 },
   });
   transport.addEventListener("statechange", () => listener.state(transport.state));
   let client: PiClient;

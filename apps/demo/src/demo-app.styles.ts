@@ -133,6 +133,10 @@ export const shellStyles = css`
     background: var(--_color-surface);
     border-right: 1px solid var(--_color-border);
   }
+  /* With the connection down the page knows of no run going on. */
+  .sidebar.offline pi-session-list::part(badge) {
+    display: none;
+  }
   .brand {
     display: flex;
     align-items: center;

@@ -96,6 +96,8 @@ export class DemoApp extends LitElement {
 
   #name: string | undefined;
   #opening = 0;
+  /** When the connection dropped (`performance.now()`), while it is down. */
+  #outageSince: number | undefined;
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
@@ -264,8 +266,26 @@ export class DemoApp extends LitElement {
 
   #stateChanged(opening: number, state: ConnectionState): void {
     if (opening !== this.#opening) return;
+    this.#logOutage(state);
     this.state = state;
     if (state.status === "open" && state.generation > 1) void this.#checkRestart();
+  }
+
+  /**
+   * One console line when the connection drops and one when it is back, not one per attempt (the
+   * browser itself still reports each socket that fails to open).
+   */
+  #logOutage(state: ConnectionState): void {
+    if (state.status === "reconnecting" && this.#outageSince === undefined) {
+      this.#outageSince = performance.now();
+      console.warn("pi-kit demo: connection lost, reconnecting…");
+    } else if (state.status !== "reconnecting" && this.#outageSince !== undefined) {
+      const seconds = ((performance.now() - this.#outageSince) / 1000).toFixed(1);
+      this.#outageSince = undefined;
+      console.info(
+        `pi-kit demo: connection ${state.status === "open" ? "back" : state.status} after ${seconds} s`,
+      );
+    }
   }
 
   #closed(connection: SessionConnection, info: TransportCloseInfo): void {
@@ -392,7 +412,7 @@ export class DemoApp extends LitElement {
       <pi-provider .client=${client} @keydown=${this.#keydown}>
         <aside
           id="sidebar"
-          class="sidebar ${this.navOpen ? "open" : ""}"
+          class="sidebar ${this.navOpen ? "open" : ""} ${this.state?.status === "reconnecting" ? "offline" : ""}"
           aria-label=${t.history}
           ?inert=${this.narrow && !this.navOpen}
         >

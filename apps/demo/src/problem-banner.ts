@@ -48,7 +48,7 @@ export function problemBanner(view: BannerState): unknown {
   if (state?.status === "reconnecting") {
     return banner(
       "status",
-      format(t.reconnecting, { attempt: state.attempt }),
+      t.reconnecting,
       html`<button @click=${view.reconnect}>${t.retryNow}</button>`,
     );
   }

@@ -7,7 +7,7 @@ import type { RpcEvent } from "@pi-kit/protocol";
 import "../src/define.ts";
 import { fail } from "../../client/test/core/fake-pi.ts";
 import type { PiChat, PiErrorEvent, PiSendEvent } from "../src/index.ts";
-import { answerOf, deepText } from "./helpers.ts";
+import { answerOf, deepQueryAll, deepText } from "./helpers.ts";
 import { FakePi, sent } from "./ui-helpers.ts";
 
 /** A FakePi whose transport reports a connection state, as the WebSocket transport does. */
@@ -308,5 +308,44 @@ describe("<pi-chat outbox-key>: waiting messages survive a reload", () => {
     const again = await fixture<PiChat>(html`<pi-chat outbox-key="talk-a"></pi-chat>`);
     await again.updateComplete;
     expect(pendingTexts(again), "sent once").to.deep.equal([]);
+  });
+});
+
+describe("<pi-chat> with its socket down", () => {
+  it("a run no longer looks live: no caret, no progress, Send instead of Stop, Steer and Follow up", async () => {
+    const { pi, client, setStatus } = stateful("open");
+    const chat = await fixture<PiChat>(
+      html`<pi-chat style="height: 400px" .client=${client}></pi-chat>`,
+    );
+    pi.push({ type: "agent_start" });
+    pi.push({ type: "message_start", message: answerOf([{ type: "text", text: "" }]) });
+    pi.push({
+      type: "message_update",
+      assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "Half an answer" },
+    } as unknown as RpcEvent);
+    const composer = chat.composer as unknown as PiChat;
+    const caret = (): string => {
+      const [block] = deepQueryAll(chat.shadowRoot as ShadowRoot, ".md > .block:last-child > p");
+      return block === undefined ? "no text" : getComputedStyle(block, "::after").content;
+    };
+    await waitUntil(() => caret() === '"▍"', "the caret while the run streams");
+    expect(chat.matches(":state(running)")).to.equal(true);
+    expect(part(composer, "stop-button")).to.not.equal(null);
+
+    setStatus("reconnecting");
+    await waitUntil(() => !chat.matches(":state(running)"), "not running while the socket is down");
+    await chat.updateComplete;
+    expect(caret()).to.equal("none");
+    expect(part(composer, "stop-button")).to.equal(null);
+    expect(part(composer, "steer-button")).to.equal(null);
+    expect(part(composer, "send-button")?.textContent?.trim()).to.equal("Send");
+    expect(part(chat, "progress")?.textContent?.trim()).to.equal("");
+    // What is typed meanwhile waits, and goes as a follow-up once the run is followed again.
+    await type(chat, "after the drop");
+    expect(pendingTexts(chat)).to.deep.equal(["You after the drop Sending when connected…"]);
+    setStatus("open");
+    await waitUntil(() => chat.matches(":state(running)"), "live again");
+    await waitUntil(() => sent(pi, "follow_up").length === 1);
+    expect(caret()).to.equal('"▍"');
   });
 });

@@ -12,6 +12,10 @@ export const chatStyles = css`
     color: var(--_color-fg);
     position: relative;
   }
+  /* A run the chat cannot follow (its socket is down) does not look live: no caret. */
+  :host(:not(:state(running))) {
+    --_pi-caret: none;
+  }
   .header {
     display: flex;
     align-items: center;

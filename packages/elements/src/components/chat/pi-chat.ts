@@ -311,7 +311,7 @@ export class PiChat extends LitElement {
       this.#wasRunning = running;
     }
     const states = this.#internals.states;
-    if (running) states.add("running");
+    if (this.#live(running)) states.add("running");
     else states.delete("running");
     const shown = this.#transcript.of(snapshot?.messages ?? [], this.showInternal);
     // A message waiting to be sent is in the conversation already: no empty state over it.
@@ -352,6 +352,7 @@ export class PiChat extends LitElement {
     const toolDialogs =
       this.noDialogs || watching ? undefined : dialogOwners(snapshot?.dialogs ?? [], executions);
     const state = this.#status.status;
+    const live = this.#live(snapshot?.isRunning ?? false);
     if (streaming !== undefined) this.#tools.update(messages);
     return html`
       <div part="header" class="header">
@@ -404,7 +405,7 @@ export class PiChat extends LitElement {
                 : nothing
             }
             ${pendingView(this.#outbox.waiting, state === "connected" && connection?.client !== undefined, s)}
-            ${progressView(progressLabel(snapshot, this.#outbox.delivering, s))}
+            ${progressView(progressLabel(live ? snapshot : undefined, this.#outbox.delivering, s))}
           </div>
         </div>
         ${
@@ -444,7 +445,7 @@ export class PiChat extends LitElement {
         <pi-composer
           exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu"
           .strings=${s}
-          ?running=${snapshot?.isRunning ?? false}
+          ?running=${live}
           ?disabled=${state === "disconnected" || watching}
           .reason=${watching ? s.placeholderWatching : undefined}
           @composer-submit=${(e: ComposerSubmitEvent) => void this.send(e.text, { images: e.images, mode: e.mode })}
@@ -454,6 +455,13 @@ export class PiChat extends LitElement {
         ${widgetsView(snapshot, "belowEditor")}
       </div>
     `;
+  }
+
+  // A run is shown as going on only while the chat follows it: with its socket down nothing can
+  // be stopped or steered, and what pi does meanwhile is not known (messages sent then wait).
+  #live(running: boolean): boolean {
+    const status = this.#status.status;
+    return running && (status === "connected" || status === "none");
   }
 
   /**

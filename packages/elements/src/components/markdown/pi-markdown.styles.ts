@@ -97,7 +97,7 @@ export const markdownContentStyles = css`
   }
   /* The caret that follows streaming text. */
   :host([streaming]) .md > .block:last-child > :is(p, ul, ol):last-child::after {
-    content: "▍";
+    content: var(--_pi-caret, "▍");
     margin-left: 0.1em;
     color: var(--_color-accent);
     animation: caret 1s step-end infinite;
