@@ -56,10 +56,29 @@ export class AcpSession {
     this.client.ui.setDialogHandler((request, context) => this.#ask(request, context));
   }
 
-  /** Sends the transcript so far as updates (for `session/load`). */
+  /**
+   * Sends the transcript so far as updates (for `session/load`), with the answer still streaming
+   * as far as it got (its later deltas follow as the run goes on).
+   */
   replay(): void {
-    for (const update of historyUpdates(this.client.session.getSnapshot().messages)) {
-      this.#peer.update(this.id, update);
+    const { messages, streamingMessage } = this.client.session.getSnapshot();
+    const shown = streamingMessage === undefined ? messages : [...messages, streamingMessage];
+    for (const update of historyUpdates(shown)) this.#peer.update(this.id, update);
+  }
+
+  /** Announces pi's slash commands (extension commands, prompt templates, skills); typed as text, they run. */
+  async announceCommands(): Promise<void> {
+    try {
+      const commands = await this.client.getCommands();
+      this.#peer.update(this.id, {
+        sessionUpdate: "available_commands_update",
+        availableCommands: commands.map((command) => ({
+          name: command.name,
+          description: command.description ?? command.source,
+        })),
+      });
+    } catch {
+      // pi 0.73 has no get_commands: the editor offers none, typing them still works.
     }
   }
 

@@ -113,6 +113,7 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         const opened = await backend.create(params.cwd, signal);
         const created = new AcpSession(opened, sessionPeer);
         sessions.set(created.id, created);
+        void created.announceCommands();
         return { sessionId: created.id, configOptions: await created.configOptions() };
       }),
     )
@@ -120,12 +121,14 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       answer(async () => {
         const loaded = await reopen(params.sessionId, signal);
         loaded.replay();
+        void loaded.announceCommands();
         return { configOptions: await loaded.configOptions() };
       }),
     )
     .onRequest(methods.agent.session.resume, ({ params, signal }) =>
       answer(async () => {
         const resumed = await reopen(params.sessionId, signal);
+        void resumed.announceCommands();
         return { configOptions: await resumed.configOptions() };
       }),
     )

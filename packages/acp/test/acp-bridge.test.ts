@@ -67,6 +67,12 @@ describe("pi-kit-acp on a bridge", () => {
     assert.ok(chunks.every((n) => n.sessionId === sessionId));
     // The editor's own prompt is not echoed back as a user message.
     assert.equal(textOf(acp, "user_message_chunk", from), "");
+    // pi's slash commands are offered: the ui-probe extension's `/ui` among them.
+    const commands = await acp.waitForUpdate(
+      (u) => u.sessionUpdate === "available_commands_update",
+    );
+    assert.ok(commands.sessionUpdate === "available_commands_update");
+    assert.ok(commands.availableCommands.some((c) => c.name === "ui"));
     const usage = await acp.waitForUpdate((u) => u.sessionUpdate === "usage_update", from);
     assert.ok(usage.sessionUpdate === "usage_update" && usage.size > 0);
   });
