@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { generateToken } from "@pi-kit/bridge";
-import { addressOf, connected, type Harness, startHarness } from "./harness.ts";
+import { addressOf, connected, type Harness, say, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -48,6 +48,33 @@ test("a server restarted with its kept token: the open tab reconnects by itself 
   await banner.getByRole("button", { name: "Dismiss" }).click();
   await connected(page);
   assert.match(page.url(), /\?session=restart$/, "still the same conversation");
+  await page.close();
+});
+
+test("the restart notice goes once read, or with the next message pi takes, and never shows on another conversation", async () => {
+  const page = await h.newPage({ session: "restart-notice" });
+  await connected(page);
+  const banner = page.getByRole("status").filter({ hasText: "The server restarted" });
+  await h.restart();
+  await banner.waitFor();
+  await say(page, "After the restart");
+  await banner.waitFor({ state: "detached" });
+
+  await h.restart();
+  await banner.waitFor();
+  await page.getByRole("button", { name: "New chat" }).click();
+  await page.waitForURL((url) => !url.search.endsWith("=restart-notice"));
+  await connected(page);
+  assert.equal(await banner.count(), 0, "not on another conversation");
+  await page.goBack();
+  await page.waitForURL(/\?session=restart-notice$/);
+  await connected(page);
+  assert.equal(await banner.count(), 0, "nor back on the first");
+
+  await h.restart();
+  await banner.waitFor();
+  // Left alone, it goes once there was time to read it.
+  await banner.waitFor({ state: "detached", timeout: 20_000 });
   await page.close();
 });
 

@@ -49,6 +49,8 @@ import { suggestionsFor } from "./suggestions.ts";
 import { tokenScreen } from "./token-screen.ts";
 
 const LAST_SESSION_KEY = "pi-kit-demo:session";
+/** How long the restart notice stays on a visible page: long enough to read one line. */
+const RESTART_NOTICE_MS = 8000;
 // Below 720 px the chat list becomes a drawer; below 1100 px the session panel overlays the chat.
 const NARROW = matchMedia("(max-width: 719.98px)");
 const COMPACT = matchMedia("(max-width: 1099.98px)");
@@ -98,6 +100,7 @@ export class DemoApp extends LitElement {
   #opening = 0;
   /** When the connection dropped (`performance.now()`), while it is down. */
   #outageSince: number | undefined;
+  #restartNotice: ReturnType<typeof setTimeout> | undefined;
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
@@ -200,6 +203,8 @@ export class DemoApp extends LitElement {
     if (token === undefined) return;
     if (!force && name === this.#name && this.problem === undefined) return;
     const opening = ++this.#opening;
+    // The restart notice is about the conversation it was shown on.
+    if (name !== this.#name) this.restarted = false;
     this.#name = name;
     this.navOpen = false;
     this.problem = undefined;
@@ -245,7 +250,10 @@ export class DemoApp extends LitElement {
     const refresh = () => void this.#refreshSummary(connection.name);
     const offs = [
       connection.client.on("message_end", ({ message }) => {
-        if (message.role === "user") refresh();
+        if (message.role !== "user") return;
+        // pi took a message: whatever the restart notice said is history now.
+        this.restarted = false;
+        refresh();
       }),
       connection.client.on("run_settled", refresh),
       connection.client.on("session_changed", refresh),
@@ -306,7 +314,20 @@ export class DemoApp extends LitElement {
     if (now !== undefined && this.config !== undefined && now.instance !== this.config.instance) {
       this.config = now;
       this.restarted = true;
+      this.#hideRestartNoticeOnceRead();
     }
+  }
+
+  /** Hides the restart notice once it was on a visible page for a while. */
+  #hideRestartNoticeOnceRead(): void {
+    if (document.visibilityState !== "visible") {
+      document.addEventListener("visibilitychange", () => this.#hideRestartNoticeOnceRead(), {
+        once: true,
+      });
+      return;
+    }
+    clearTimeout(this.#restartNotice);
+    this.#restartNotice = setTimeout(() => (this.restarted = false), RESTART_NOTICE_MS);
   }
 
   /** The banner's remedy: start the session's pi again where it stopped, then reconnect. */
