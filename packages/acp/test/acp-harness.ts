@@ -24,6 +24,22 @@ import { type PiCommand, piCommand, sessionHostOptions, startModelServer } from 
 
 const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 
+/** The runtime the tests run on; the agent and the bridge run on it too. */
+export const runtime: "node" | "deno" | "bun" =
+  (globalThis as { Bun?: unknown }).Bun !== undefined
+    ? "bun"
+    : (globalThis as { Deno?: unknown }).Deno !== undefined
+      ? "deno"
+      : "node";
+
+/** How this runtime runs the CLI from source. */
+const cliArgs: readonly string[] =
+  runtime === "bun"
+    ? ["--conditions", "@pi-kit/source", cli]
+    : runtime === "deno"
+      ? ["run", "-A", "--conditions=@pi-kit/source", cli]
+      : ["--conditions=@pi-kit/source", "--import", "tsx", cli];
+
 /** A bridge on real pi 1.x and the scripted model, with the ui-probe extension. */
 export interface TestBridge {
   readonly served: ServedBridge;
@@ -37,7 +53,12 @@ export interface TestBridge {
 export async function startTestBridge(origins?: readonly string[]): Promise<TestBridge> {
   const model = await startModelServer();
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl, uiProbe: true });
-  const { serveBridge } = await import("@pi-kit/bridge/node");
+  const { serveBridge } =
+    runtime === "bun"
+      ? await import("@pi-kit/bridge/bun")
+      : runtime === "deno"
+        ? await import("@pi-kit/bridge/deno")
+        : await import("@pi-kit/bridge/node");
   const served = await serveBridge({
     ...sessionHostOptions(pi),
     port: 0,
@@ -75,11 +96,12 @@ export function startAgent(
   args: readonly string[],
   env: Record<string, string> = {},
 ): AgentProcess {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@pi-kit/source", "--import", "tsx", cli, ...args],
-    { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] },
-  );
+  // Bun takes a `--` right after the script as its own: give it one to take.
+  const own = runtime === "bun" && args[0] === "--" ? ["--"] : [];
+  const child = spawn(process.execPath, [...cliArgs, ...own, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const exited = new Promise<number | null>((resolve) =>

@@ -47,6 +47,6 @@ test("a local pi: new session in the editor's directory, a prompt ending end_tur
       /keeps no sessions to load/,
     );
   } finally {
-    assert.equal(await agent.stop(), 0);
+    assert.equal(await agent.stop(), 0, agent.stderr());
   }
 });
