@@ -6,6 +6,8 @@
  */
 import type {
   ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionConfigOption,
@@ -15,7 +17,7 @@ import type {
 import type { DialogContext, DialogReply, PiClient, WebSocketTransport } from "@pi-kit/client";
 import type { DialogRequest } from "@pi-kit/protocol";
 import type { OpenedSession } from "./backend/session-backend.ts";
-import { dialogQuestion, dialogReply } from "./dialogs.ts";
+import { dialogQuestion, dialogReply, formReply, noticeOf } from "./dialogs.ts";
 import { configOptions, setConfigOption } from "./translate/config-options.ts";
 import { historyUpdates } from "./translate/history-updates.ts";
 import { piPrompt } from "./translate/prompt-content.ts";
@@ -23,6 +25,8 @@ import { StreamTranslator } from "./translate/stream-updates.ts";
 
 /** What a session needs from the editor's side of the connection. */
 export interface SessionPeer {
+  /** What the editor said at `initialize` that it can show: forms (elicitation) and notices. */
+  readonly shows: { readonly forms: boolean; readonly notices: boolean };
   /** Sends a `session/update` (in order; never throws). */
   update(sessionId: string, update: SessionUpdate): void;
   /** Asks `session/request_permission`; aborting `signal` withdraws the question. */
@@ -30,6 +34,8 @@ export interface SessionPeer {
     params: RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse>;
+  /** Asks `elicitation/create` (a form); aborting `signal` withdraws it. */
+  elicit(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
 }
 
 /** An ACP session driving one pi session. */
@@ -52,6 +58,13 @@ export class AcpSession {
     this.#off = this.client.onEvent((event) => {
       for (const update of this.#translator.translate(event)) peer.update(this.id, update);
       if (event.type === "thinking_level_changed") void this.#sendConfig();
+      if (
+        event.type === "extension_ui_request" &&
+        event.method === "notify" &&
+        peer.shows.notices
+      ) {
+        peer.update(this.id, noticeOf(event));
+      }
     });
     this.client.ui.setDialogHandler((request, context) => this.#ask(request, context));
   }
@@ -143,10 +156,17 @@ export class AcpSession {
       );
       return undefined;
     }
-    const question = dialogQuestion(request);
+    const question = dialogQuestion(request, this.id, this.#peer.shows.forms);
     if (question.kind === "refused") {
       this.#peer.update(this.id, question.update);
       return undefined;
+    }
+    if (question.kind === "form") {
+      try {
+        return formReply(await this.#peer.elicit(question.form, context.signal));
+      } catch {
+        return undefined;
+      }
     }
     this.#peer.update(this.id, { sessionUpdate: "tool_call", ...question.toolCall });
     let reply: DialogReply;

@@ -7,6 +7,7 @@ import {
   type AgentApp,
   type AgentContext,
   agent,
+  type ClientCapabilities,
   methods,
   PROTOCOL_VERSION,
   RequestError,
@@ -43,8 +44,17 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   const log = options.log ?? (() => {});
   const sessions = new Map<string, AcpSession>();
   let peer: AgentContext | undefined;
+  let capabilities: ClientCapabilities | undefined;
 
   const sessionPeer: SessionPeer = {
+    shows: {
+      get forms() {
+        return capabilities?.elicitation?.form != null;
+      },
+      get notices() {
+        return capabilities?.session?.notices != null;
+      },
+    },
     update(sessionId, update) {
       peer?.notify(methods.client.session.update, { sessionId, update }).catch((error: unknown) => {
         log(`session/update for ${sessionId} was not sent: ${String(error)}`);
@@ -53,6 +63,13 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     requestPermission(params, signal) {
       if (peer === undefined) return Promise.resolve({ outcome: { outcome: "cancelled" } });
       return peer.request(methods.client.session.requestPermission, params, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      });
+    },
+    elicit(params, signal) {
+      if (peer === undefined) return Promise.resolve({ action: "cancel" });
+      return peer.request(methods.client.elicitation.create, params, {
         cancellationSignal: signal,
         stopWaitingOnCancel: true,
       });
@@ -96,16 +113,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
         sessions.clear();
       });
     })
-    .onRequest(methods.agent.initialize, ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: backend.stores,
-        promptCapabilities: { image: true, embeddedContext: true },
-        sessionCapabilities: backend.stores ? { list: {}, resume: {}, close: {} } : { close: {} },
-      },
-      authMethods: [],
-      agentInfo: { name: "pi-kit-acp", title: "pi (pi-kit)", version: options.version ?? "0.1.0" },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: backend.stores,
+          promptCapabilities: { image: true, embeddedContext: true },
+          sessionCapabilities: backend.stores ? { list: {}, resume: {}, close: {} } : { close: {} },
+        },
+        authMethods: [],
+        agentInfo: {
+          name: "pi-kit-acp",
+          title: "pi (pi-kit)",
+          version: options.version ?? "0.1.0",
+        },
+      };
+    })
     // No sign-in step: the bridge token comes from the command line. Clients that authenticate anyway get an empty success.
     .onRequest(methods.agent.authenticate, () => ({}))
     .onRequest(methods.agent.session.new, ({ params, signal }) =>

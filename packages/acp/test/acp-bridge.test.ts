@@ -219,4 +219,34 @@ describe("pi-kit-acp on a bridge", () => {
       await viewer.close();
     }
   });
+
+  test("an input dialog is a form where the editor shows forms; notify is a notice", async () => {
+    const forms = startAgent(["--url", bridge.served.url, "--token-file", bridge.tokenFile]);
+    try {
+      const editor = connectClient(forms);
+      await initialize(editor, { elicitation: { form: {} }, session: { notices: {} } });
+      const created = await editor.connection.agent.request(methods.agent.session.new, {
+        cwd: "/",
+        mcpServers: [],
+      });
+      const asked: string[] = [];
+      editor.fill = (request) => {
+        asked.push(request.message);
+        return { action: "accept", content: { value: "typed in the editor" } };
+      };
+      const result = await editor.connection.agent.request(methods.agent.session.prompt, {
+        sessionId: created.sessionId,
+        prompt: [{ type: "text", text: "/ui input" }],
+      });
+      assert.equal(result.stopReason, "end_turn");
+      assert.equal(asked.length, 1);
+      const notice = await editor.waitForUpdate(
+        (u) => u.sessionUpdate === "notice" && u.title.startsWith("result: input="),
+      );
+      assert.ok(notice.sessionUpdate === "notice");
+      assert.equal(notice.title, 'result: input="typed in the editor"');
+    } finally {
+      await forms.stop();
+    }
+  });
 });

@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import {
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   ndJsonStream,
@@ -129,6 +132,8 @@ export interface AcpTestClient {
   readonly permissions: RequestPermissionRequest[];
   /** How permission requests are answered (cancelled by default). */
   answer: PermissionAnswer;
+  /** How forms (`elicitation/create`) are answered (cancelled by default). */
+  fill: (request: CreateElicitationRequest) => CreateElicitationResponse;
   /** Resolves with the first update (from index `from`) matching `match`. */
   waitForUpdate(match: (update: SessionUpdate) => boolean, from?: number): Promise<SessionUpdate>;
 }
@@ -143,6 +148,7 @@ export function connectClient(agent: AgentProcess): AcpTestClient {
     updates,
     permissions,
     answer: () => ({ outcome: { outcome: "cancelled" } }),
+    fill: () => ({ action: "cancel" }),
     waitForUpdate(match, from = 0) {
       return new Promise((resolve) => {
         const check = (): boolean => {
@@ -165,7 +171,8 @@ export function connectClient(agent: AgentProcess): AcpTestClient {
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       permissions.push(params);
       return test.answer(params);
-    });
+    })
+    .onRequest(methods.client.elicitation.create, ({ params }) => test.fill(params));
   const stream = ndJsonStream(
     Writable.toWeb(agent.child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(agent.child.stdout) as ReadableStream<Uint8Array>,
@@ -174,11 +181,15 @@ export function connectClient(agent: AgentProcess): AcpTestClient {
   return test;
 }
 
-/** `initialize` as an editor sends it. */
-export function initialize(test: AcpTestClient) {
+/** `initialize` as an editor sends it, with `more` capabilities. */
+export function initialize(test: AcpTestClient, more: ClientCapabilities = {}) {
   return test.connection.agent.request(methods.agent.initialize, {
     protocolVersion: 1,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    clientCapabilities: {
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+      ...more,
+    },
     clientInfo: { name: "acp-test", version: "0" },
   });
 }

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { SessionHistoryError } from "@pi-kit/client";
 import type { AgentMessage, DialogRequest } from "@pi-kit/protocol";
 import { parseCliArgs } from "../src/cli/args.ts";
-import { dialogQuestion, dialogReply } from "../src/dialogs.ts";
+import { dialogQuestion, dialogReply, formReply, noticeOf } from "../src/dialogs.ts";
 import { requestError } from "../src/errors.ts";
 import { historyUpdates } from "../src/translate/history-updates.ts";
 import { piPrompt } from "../src/translate/prompt-content.ts";
@@ -230,13 +230,13 @@ describe("dialogs", () => {
   };
 
   test("confirm and select as permission requests, and their answers", () => {
-    const q = dialogQuestion(confirm);
+    const q = dialogQuestion(confirm, "s", false);
     assert.ok(q.kind === "permission");
     assert.equal(q.toolCall.toolCallId, "dialog-d1");
     assert.equal(dialogReply(confirm, { outcome: "selected", optionId: "allow" }), true);
     assert.equal(dialogReply(confirm, { outcome: "selected", optionId: "reject" }), false);
     assert.equal(dialogReply(confirm, { outcome: "cancelled" }), undefined);
-    const s = dialogQuestion(select);
+    const s = dialogQuestion(select, "s", false);
     assert.ok(s.kind === "permission");
     assert.deepEqual(
       s.options.map((o) => o.name),
@@ -249,16 +249,67 @@ describe("dialogs", () => {
     assert.equal(dialogReply(select, { outcome: "selected", optionId: "reject" }), undefined);
   });
 
-  test("input and editor are refused, saying why", () => {
-    const q = dialogQuestion({
-      type: "extension_ui_request",
-      id: "d3",
-      method: "input",
-      title: "Name?",
-    });
+  test("input and editor are refused where the editor shows no forms, saying why", () => {
+    const q = dialogQuestion(
+      {
+        type: "extension_ui_request",
+        id: "d3",
+        method: "input",
+        title: "Name?",
+      },
+      "s",
+      false,
+    );
     assert.ok(q.kind === "refused" && q.update.sessionUpdate === "tool_call");
     assert.equal(q.update.status, "failed");
-    assert.match(JSON.stringify(q.update.content), /ACP has no text entry/);
+    assert.match(JSON.stringify(q.update.content), /this editor shows no forms/);
+  });
+});
+
+describe("forms and notices", () => {
+  test("input and editor as a one-field form where the editor shows forms", () => {
+    const q = dialogQuestion(
+      {
+        type: "extension_ui_request",
+        id: "d4",
+        method: "editor",
+        title: "Message",
+        prefill: "draft",
+      },
+      "s1",
+      true,
+    );
+    assert.ok(q.kind === "form");
+    assert.deepEqual(q.form, {
+      mode: "form",
+      sessionId: "s1",
+      message: "Message",
+      requestedSchema: {
+        type: "object",
+        properties: { value: { type: "string", title: "Message", description: "draft" } },
+        required: ["value"],
+      },
+    });
+    assert.equal(formReply({ action: "accept", content: { value: "text" } }), "text");
+    assert.equal(formReply({ action: "decline" }), undefined);
+    assert.equal(formReply({ action: "cancel" }), undefined);
+  });
+
+  test("notify as a notice", () => {
+    assert.deepEqual(
+      noticeOf({
+        type: "extension_ui_request",
+        id: "n",
+        method: "notify",
+        message: "Saved",
+        notifyType: "warning",
+      }),
+      {
+        sessionUpdate: "notice",
+        severity: "warning",
+        title: "Saved",
+      },
+    );
   });
 });
 
