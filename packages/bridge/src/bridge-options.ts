@@ -35,6 +35,11 @@ export interface BridgeLimits {
   readonly maxPendingDialogs?: number;
   /** Bytes of input queued for a pi that does not read it before the client is shed. Default 8 MiB. */
   readonly maxStdinBytes?: number;
+  /**
+   * How often every socket gets a `bridge_ping` record, in ms (0: never): a client that hears
+   * nothing for two intervals reconnects. Default 15 s; in cluster mode at most a third of the TTL.
+   */
+  readonly keepaliveMs?: number;
 }
 
 /** The defaults of {@link BridgeLimits}. */
@@ -50,6 +55,7 @@ export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
   stallTimeoutMs: 30_000,
   maxPendingDialogs: 32,
   maxStdinBytes: 8 * 1024 * 1024,
+  keepaliveMs: 15_000,
 };
 
 /** Cluster mode: bridges sharing one sessions directory, each session owned by a lease in Redis. */

@@ -8,6 +8,7 @@ import { cors } from "hono/cors";
 import { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./bridge-options.ts";
 import { type ClusterNode, createClusterNode } from "./cluster/cluster-node.ts";
 import { metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
+import { clusterLimits } from "./cluster/cluster-settings.ts";
 import { BridgeError, BridgeErrorCode } from "./errors.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { type ReadinessCheck, spawnCheck, writableCheck } from "./health/readiness.ts";
@@ -27,8 +28,8 @@ import { createOriginCheck } from "./security/origin.ts";
 import { defaultIndexDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 import { createTicketVerifier } from "./security/tickets.ts";
 import { assertUsableToken } from "./security/token.ts";
-import { withPermissions } from "./sessions/permission-launch.ts";
 import { BRIDGE_OWNER, userOwner } from "./sessions/owner.ts";
+import { withPermissions } from "./sessions/permission-launch.ts";
 import { placedSpawn } from "./sessions/placed-spawn.ts";
 import type { RegistrySettings, SessionRegistry } from "./sessions/session-registry.ts";
 import { Workspaces } from "./sessions/workspaces.ts";
@@ -74,7 +75,11 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     options.sessionsDir,
     ...(workspaces === undefined ? [] : [workspaces.dir]),
   ]);
-  const limits: Required<BridgeLimits> = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits: Required<BridgeLimits> = {
+    ...DEFAULT_LIMITS,
+    ...clusterLimits(options.cluster, DEFAULT_LIMITS.keepaliveMs),
+    ...options.limits,
+  };
   const logger = options.logger ?? jsonLogger();
   const policy = createCommandPolicy(options.policy);
   const originAllowed = createOriginCheck(options.origins ?? []);

@@ -16,6 +16,7 @@ import {
   type BridgeDialogClosedRecord,
   BridgeErrorCode,
   type BridgeErrorRecord,
+  type BridgePingRecord,
   type BridgeRunSnapshotRecord,
   type BridgeTakeControlCommand,
   closeReason,
@@ -120,7 +121,8 @@ describe("bridge-schema.json accepts what a bridge sends", () => {
     id: "ui-1",
     by: { id: 1, label: "Desk" },
   };
-  for (const record of [...control, ...errors, closed]) {
+  const ping: BridgePingRecord = { type: "bridge_ping", intervalMs: 15_000 };
+  for (const record of [...control, ...errors, closed, ping]) {
     test(`${record.type}: ${JSON.stringify(record).slice(0, 80)}`, () => {
       valid("BridgeRecord", wire(record));
       // The protocol's own parser reads it too: the schema and the parser agree.
@@ -232,6 +234,8 @@ describe("bridge-schema.json rejects malformed records", () => {
     ["BridgeRecord", { type: "bridge_error", command: "bridge_take_control", code: "read_only" }],
     ["BridgeRecord", { type: "bridge_dialog_closed", id: "ui-1" }],
     ["BridgeRecord", { type: "bridge_dialog_closed", id: 1, by: ref }],
+    ["BridgeRecord", { type: "bridge_ping" }],
+    ["BridgeRecord", { type: "bridge_ping", intervalMs: "15000" }],
     ["BridgeRecord", { type: "bridge_run_snapshot", records: [] }],
     ["BridgeRecord", { type: "agent_start" }],
     [

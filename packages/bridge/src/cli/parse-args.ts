@@ -55,6 +55,9 @@ Options:
   --grace-ms <n>         Keep pi running this long without a client (default 30000)
   --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
+  --keepalive-ms <n>     Send every socket a bridge_ping this often; clients reconnect after two
+                         missed (default 15000; in cluster mode at most a third of the lease TTL;
+                         0 = never)
   --no-auto-create       Refuse sockets to unknown sessions (404, or close 4404); POST /api/sessions creates them
   --sandbox bwrap        Run each pi under bubblewrap: its workspace and session directory
                          writable, the rest read-only, homes and other sessions absent
@@ -229,6 +232,9 @@ export function parseArgs(
         break;
       case "--high-water-mark":
         limits.highWaterMark = number();
+        break;
+      case "--keepalive-ms":
+        limits.keepaliveMs = number();
         break;
       case "--no-auto-create":
         autoCreate = false;

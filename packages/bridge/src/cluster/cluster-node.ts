@@ -17,7 +17,7 @@ import {
 import type { Access } from "../sessions/access.ts";
 import type { SessionKey } from "../sessions/owner.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
-import { clusterSettingsProblem, redactedUrl } from "./cluster-settings.ts";
+import { clusterSettingsProblem, DEFAULT_LEASE_TTL_MS, redactedUrl } from "./cluster-settings.ts";
 import {
   connectOwner,
   FORWARDED_BY,
@@ -45,7 +45,6 @@ const FORWARDED_QUERY = "pi_kit_forwarded_by";
 /** How long a forward waits for an owner's socket when no lease end bounds the wait. */
 const OWNER_ANSWER_MS = 5_000;
 /** Defaults of {@link ClusterOptions}. */
-const DEFAULT_TTL_MS = 10_000;
 const DEFAULT_DRAIN_MS = 30_000;
 
 /** What a cluster node needs from the bridge that makes it. */
@@ -125,7 +124,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
   if (url === undefined)
     throw new Error("Cluster mode needs the node's URL: cluster.nodeUrl (--node-url) or url");
   const id = `${new URL(url).host}-${randomHex(4)}`;
-  const ttlMs = options.leaseTtlMs ?? DEFAULT_TTL_MS;
+  const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const { logger } = options;
   const opened =
     options.store === undefined

@@ -9,6 +9,8 @@
 export const REDIS_URL_FORM = "redis://[user:password@]host[:port][/db] (rediss:// for TLS)";
 /** The shortest lease TTL: under it a renew round trip on a busy node would eat the whole lease. */
 export const MIN_LEASE_TTL_MS = 300;
+/** The lease TTL when none is given. */
+export const DEFAULT_LEASE_TTL_MS = 10_000;
 
 /** What `text` should have been as a Redis URL, or `undefined` when it is one. */
 export function redisUrlProblem(text: string): string | undefined {
@@ -77,6 +79,19 @@ export function clusterSettingsProblem(settings: CheckedClusterSettings): string
       ? undefined
       : named("cluster.drainTimeoutMs", "a whole number of ms, 0 or more", drainTimeoutMs))
   );
+}
+
+/**
+ * The limits cluster mode changes: the keepalive at most a third of the lease TTL, so that a
+ * client of a frozen node gives up on it (two missed pings) about when its lease runs out.
+ */
+export function clusterLimits(
+  settings: { readonly leaseTtlMs?: number | undefined } | undefined,
+  keepaliveMs: number,
+): { keepaliveMs?: number } {
+  if (settings === undefined) return {};
+  const ttlMs = settings.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  return { keepaliveMs: Math.min(keepaliveMs, Math.floor(ttlMs / 3)) };
 }
 
 function parse(text: string): URL | undefined {

@@ -1,7 +1,10 @@
 /**
  * `GET /healthz` and `GET /readyz` for load balancers and service managers. They need no token
  * and answer nothing but a status: `{"status":"ok"}`; `{"status":"ready"}` or, with 503,
- * `{"status":"not_ready"}`. Why a check failed goes to the log, once per change.
+ * `{"status":"not_ready"}`. Why a check failed goes to the log, once per change. A draining bridge
+ * answers `/readyz?drain=404` with 404 instead: HAProxy's `http-check disable-on-404` then stops
+ * sending it new work but keeps its open sockets, which `on-marked-down shutdown-sessions` would
+ * cut for a node marked down (frozen, dead, or without Redis).
  */
 import { Hono } from "hono";
 import { type BridgeLogger, safeLog } from "../logger.ts";
@@ -38,9 +41,9 @@ export function healthRoutes(options: HealthOptions): Hono {
           : { event: "readiness_lost", problem },
       );
     }
-    return problem === undefined
-      ? c.json({ status: "ready" })
-      : c.json({ status: "not_ready" }, 503);
+    if (problem === undefined) return c.json({ status: "ready" });
+    const draining = options.closing() && c.req.query("drain") === "404";
+    return c.json({ status: "not_ready" }, draining ? 404 : 503);
   });
   return app;
 }

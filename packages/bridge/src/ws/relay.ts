@@ -31,6 +31,8 @@ export interface RelayLimits {
   readonly messageBurst: number;
   readonly highWaterMark: number;
   readonly stallTimeoutMs: number;
+  /** How often a `bridge_ping` goes out, in ms; 0 for never. */
+  readonly keepaliveMs: number;
 }
 
 /** What a connection needs from the bridge. */
@@ -76,6 +78,7 @@ export function relayEvents(context: RelayContext): WSEvents<unknown> {
         origin: context.origin,
       });
       context.session.attach(connection);
+      connection.startKeepalive();
     },
     onMessage(event) {
       connection?.receive(event.data);
@@ -108,6 +111,7 @@ class SocketConnection implements SessionConnection {
   #open = true;
   #terminate: ReturnType<typeof setTimeout> | undefined;
   #expiry: ReturnType<typeof setTimeout> | undefined;
+  #keepalive: ReturnType<typeof setInterval> | undefined;
 
   constructor(ws: WSContext<unknown>, context: RelayContext) {
     this.#ws = ws;
@@ -123,6 +127,19 @@ class SocketConnection implements SessionConnection {
     this.readOnly = context.readOnly === true;
     this.#bucket = new TokenBucket(context.limits.messagesPerSecond, context.limits.messageBurst);
     this.#armExpiry();
+  }
+
+  /**
+   * Sends a `bridge_ping` now (after the records of the attach, so the client knows the interval
+   * from the start) and then every `keepaliveMs`. Browsers cannot see WebSocket pings: the client
+   * watches for this record, or any other.
+   */
+  startKeepalive(): void {
+    const { keepaliveMs } = this.#context.limits;
+    if (keepaliveMs <= 0 || !this.#open) return;
+    const ping = JSON.stringify({ type: "bridge_ping", intervalMs: keepaliveMs });
+    this.send(ping);
+    this.#keepalive = setInterval(() => this.send(ping), keepaliveMs);
   }
 
   /** Closes the socket once its credential has run out; re-arms while that is far away. */
@@ -195,6 +212,7 @@ class SocketConnection implements SessionConnection {
     if (!this.#open) return;
     this.#open = false;
     clearTimeout(this.#expiry);
+    clearInterval(this.#keepalive);
     this.#context.session.detach(this);
     try {
       this.#ws.close(code, reason);
@@ -210,6 +228,7 @@ class SocketConnection implements SessionConnection {
     this.#open = false;
     clearTimeout(this.#terminate);
     clearTimeout(this.#expiry);
+    clearInterval(this.#keepalive);
   }
 
   /** Handles one inbound message: size, rate, control requests, policy, control, then pi. */

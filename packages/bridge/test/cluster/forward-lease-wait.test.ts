@@ -3,7 +3,9 @@
  * with the owner frozen (SIGSTOP of the bridge and its pi, as a paused VM), a socket and an API
  * call that reach another node are served there the moment the lease runs out, the session taken
  * over on a fenced file, instead of being held for a timeout and refused. Node only: it freezes
- * a bridge CLI process and its pi through /proc.
+ * a bridge CLI process and its pi through /proc. And a client attached to a frozen node hears no
+ * `bridge_ping` (the cluster's keepalive is a third of the TTL), drops the silent socket on its own
+ * and is answering again, on the node that took the session over, within the TTL + 2 s.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,9 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { after, before, test } from "node:test";
+import type { WebSocketTransport } from "@pi-kit/client";
 import { listProcesses } from "@pi-kit/testing";
 import { type BridgeProcess, spawnBridge } from "../bridge-process.ts";
-import { connect, run, runtime, startBridge, type TestBridge } from "../helpers.ts";
+import { connect, connectClient, run, runtime, startBridge, type TestBridge } from "../helpers.ts";
 import { processTree } from "./pi-audit.ts";
 import { startRedis, type TestRedis } from "./redis-server.ts";
 
@@ -112,6 +115,87 @@ test("forward: a frozen owner's socket and API call are served by the node they 
     );
     const messages = await client.request({ type: "get_messages" });
     assert.match(JSON.stringify(messages), /remember sock/, "the same transcript");
+    await client.close();
+  } finally {
+    if (a !== undefined) {
+      signalAll(processTree(a.pid, listProcesses()), "SIGKILL");
+      signalAll(frozen, "SIGCONT");
+      await a.exited;
+    }
+    await b.dispose();
+  }
+});
+
+test("keepalive: a client attached to a frozen owner misses two pings, reconnects on its own and is answered by the new owner within the lease + 2 s", {
+  skip: !onNode,
+}, async (t) => {
+  const dir = tempDir("sessions");
+  const b: TestBridge = await startBridge({
+    sessionsDir: dir,
+    cluster: { redisUrl: redis.url, leaseTtlMs: TTL_MS, indexDir: tempDir("index") },
+  });
+  let a: BridgeProcess | undefined;
+  let frozen: number[] = [];
+  try {
+    a = await spawnBridge({
+      pi: b.pi,
+      sessionsDir: dir,
+      token: b.token,
+      args: [
+        "--cluster",
+        redis.url,
+        "--lease-ttl-ms",
+        String(TTL_MS),
+        "--index-dir",
+        tempDir("index"),
+      ],
+    });
+    const onA = {
+      token: a.token,
+      wsUrl: (n: string) => `${a?.url.replace(/^http/, "ws")}/sessions/${n}/ws`,
+    };
+    const first = await connect(onA, "talk");
+    await run(first, "remember this");
+    const ping = await first.waitFor((r) => r.type === "bridge_ping");
+    assert.equal(
+      ping.intervalMs,
+      TTL_MS / 3,
+      "in cluster mode the keepalive is a third of the TTL",
+    );
+    await first.close();
+    // The client is on B, which relays it to A: its socket stays open while A is frozen.
+    const client = await connectClient(b.url, b.token, "talk", {
+      initialDelayMs: 100,
+      maxDelayMs: 400,
+      maxAttempts: 200,
+    });
+    const transport = client.transport as WebSocketTransport;
+    const before = await client.getMessages();
+    assert.equal(b.bridge.sessions.all().length, 0, "B forwards to A");
+    const reopened = new Promise<void>((resolve) => {
+      const onChange = () => {
+        if (transport.state.status === "open" && transport.state.generation > 1) {
+          transport.removeEventListener("statechange", onChange);
+          resolve();
+        }
+      };
+      transport.addEventListener("statechange", onChange);
+    });
+    frozen = processTree(a.pid, listProcesses());
+    signalAll(frozen, "SIGSTOP");
+    const frozenAt = performance.now();
+    await reopened;
+    const messages = await client.getMessages();
+    const answeredAfterMs = performance.now() - frozenAt;
+    t.diagnostic(`answering again ${Math.round(answeredAfterMs)} ms after the freeze`);
+    assert.deepEqual(messages, before, "the same transcript, nothing lost");
+    assert.equal(b.bridge.sessions.get("talk")?.alive, true, "B took the session over");
+    // The target is the lease + 2 s (the diagnostic above); the bound leaves a loaded 2-core
+    // machine room for pi's start. Without the keepalive the client never learns at all.
+    assert.ok(
+      answeredAfterMs < TTL_MS + 4000,
+      `answering ${Math.round(answeredAfterMs)} ms after the freeze (lease ${TTL_MS} ms)`,
+    );
     await client.close();
   } finally {
     if (a !== undefined) {

@@ -14,7 +14,11 @@ import { freePort } from "./redis-server.ts";
 /** A backend that says its name, with a /readyz we can turn to 503, counting checks as events. */
 class Backend extends EventEmitter {
   ready = true;
+  /** Answers the check as a draining bridge does: 404 to `?drain=404`. */
+  draining = false;
   checks = 0;
+  /** The health check's path and query, as HAProxy sent it. */
+  checkUrl = "";
   server!: Server;
   port = 0;
 
@@ -27,10 +31,18 @@ class Backend extends EventEmitter {
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
-      if (req.url === "/readyz") {
+      if (req.url?.startsWith("/readyz")) {
         this.checks++;
-        res.writeHead(this.ready ? 200 : 503).end();
+        this.checkUrl = req.url;
+        const drain = new URL(req.url, "http://x").searchParams.get("drain") === "404";
+        res.writeHead(this.draining ? (drain ? 404 : 503) : this.ready ? 200 : 503).end();
         this.emit("check");
+        return;
+      }
+      if (req.url?.endsWith("/stream")) {
+        // A tunnel that stays open, as a proxied WebSocket does.
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.write(`${this.name}\n`);
         return;
       }
       res.writeHead(200, { "content-type": "text/plain" }).end(this.name);
@@ -129,4 +141,59 @@ test("haproxy.cfg: a backend whose /readyz answers 503 is taken out; only its se
     [...initial],
     "consistent hashing gives each session its old backend",
   );
+});
+
+/** Opens a long response through HAProxy; resolves with the backend's name and when it is cut. */
+async function tunnel(name: string): Promise<{ backend: string; cut: Promise<void> }> {
+  const response = await fetch(`${base}/api/sessions/${name}/stream`);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const first = await reader.read();
+  const backend = new TextDecoder().decode(first.value).trim();
+  const cut = (async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      // Cut mid-body: what shutdown-sessions does.
+    }
+  })();
+  return { backend, cut };
+}
+
+test("haproxy.cfg: a backend marked down has its open tunnels cut at once; a draining one (404) keeps them and gets no new ones", async () => {
+  const [one] = backends as [Backend, Backend];
+  const onOne = names.filter((name) => initial.get(name) === "one");
+  const [first, second] = onOne as [string, string];
+  assert.equal(one.checkUrl, "/readyz?drain=404", "the check asks a draining bridge for 404");
+
+  // Draining: no new sessions, the open tunnel stays.
+  const kept = await tunnel(first);
+  assert.equal(kept.backend, "one");
+  let keptCut = false;
+  void kept.cut.then(() => {
+    keptCut = true;
+  });
+  one.draining = true;
+  await one.nextChecks(3);
+  assert.equal(
+    await landing(`/api/sessions/${second}`),
+    "two",
+    "a draining backend gets no new work",
+  );
+  assert.equal(keptCut, false, "its open tunnel is kept");
+  one.draining = false;
+  await one.nextChecks(3);
+  assert.equal(await landing(`/api/sessions/${second}`), "one");
+
+  // Marked down (its /readyz fails, as a node without Redis; a frozen one's check times out):
+  // every tunnel to it is cut, and its clients reconnect elsewhere.
+  one.ready = false;
+  await haproxy.untilState(1, "DOWN");
+  await Promise.race([
+    kept.cut,
+    one.nextChecks(4).then(() => {
+      throw new Error("the tunnel outlived the mark-down by four checks");
+    }),
+  ]);
+  one.ready = true;
+  await one.nextChecks(3);
 });

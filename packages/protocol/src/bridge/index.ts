@@ -33,6 +33,7 @@ export {
   type BridgeControlRecord,
   type BridgeDialogClosedRecord,
   type BridgeErrorRecord,
+  type BridgePingRecord,
   type BridgeRecord,
   type BridgeRefusalCode,
   type BridgeSelfRef,

@@ -71,8 +71,24 @@ export interface BridgeDialogClosedRecord {
   readonly by: BridgeConnectionRef;
 }
 
+/**
+ * The bridge's keepalive, sent to every socket every `intervalMs`. Browsers cannot see WebSocket
+ * ping frames, so the bridge says it is alive in a record: a client that hears nothing at all on
+ * the socket for two intervals (its bridge, or the node relaying it, froze or the network went)
+ * drops the socket and reconnects.
+ */
+export interface BridgePingRecord {
+  readonly type: "bridge_ping";
+  /** How often the bridge sends it, in ms: the client's deadline is two of these. */
+  readonly intervalMs: number;
+}
+
 /** A record the bridge writes itself. */
-export type BridgeRecord = BridgeControlRecord | BridgeErrorRecord | BridgeDialogClosedRecord;
+export type BridgeRecord =
+  | BridgeControlRecord
+  | BridgeErrorRecord
+  | BridgeDialogClosedRecord
+  | BridgePingRecord;
 
 /** Reads a bridge record from one line; `undefined` for anything else (pi's records). */
 export function parseBridgeRecord(line: string): BridgeRecord | undefined {
@@ -97,6 +113,13 @@ export function parseBridgeRecord(line: string): BridgeRecord | undefined {
   }
   if (record.type === "bridge_dialog_closed" && typeof record.id === "string" && isRef(record.by)) {
     return value as BridgeDialogClosedRecord;
+  }
+  if (
+    record.type === "bridge_ping" &&
+    typeof record.intervalMs === "number" &&
+    record.intervalMs > 0
+  ) {
+    return value as BridgePingRecord;
   }
   return undefined;
 }

@@ -1,5 +1,9 @@
 import { JsonlDecoder } from "@pi-kit/protocol";
-import { type BridgeRecord, parseBridgeRecord } from "@pi-kit/protocol/bridge";
+import {
+  type BridgePingRecord,
+  type BridgeRecord,
+  parseBridgeRecord,
+} from "@pi-kit/protocol/bridge";
 import { settlesWithin } from "../frames.ts";
 import type { ReconnectInfo, TransportCloseInfo, TransportFrames } from "../transport.ts";
 import { type Backoff, backoffDelay, resolveBackoff } from "./backoff.ts";
@@ -18,6 +22,7 @@ import {
   TakeControlError,
 } from "./control-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
+import { KeepaliveWatch } from "./keepalive.ts";
 import { offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
 import {
   describeRefusedHandshake,
@@ -345,6 +350,14 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       this.#dropped({ code: 1006, reason: `no connection within ${this.#connectTimeoutMs} ms` });
     }, this.#connectTimeoutMs);
     let opened = false;
+    const keepalive = new KeepaliveWatch((silentMs) => {
+      if (this.#socket !== socket) return;
+      this.#detach(socket, 1000, "keepalive");
+      this.#dropped({
+        code: 1006,
+        reason: `nothing from the bridge for ${Math.round(silentMs)} ms`,
+      });
+    });
     socket.addEventListener("open", () => {
       if (this.#socket !== socket) return;
       opened = true;
@@ -366,6 +379,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       if (this.#socket !== socket) return;
       const text = messageText(event.data);
       if (text === undefined) return;
+      keepalive.heard();
       for (const record of decoder.push(text.endsWith("\n") ? text : `${text}\n`)) {
         if (record === "") continue;
         // The bridge's own records are about this connection, not pi: they stop here.
@@ -373,10 +387,12 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
         if (bridgeRecord === undefined) {
           if (typeof record === "string") this.#unanswered.received(record);
           this.#queue.push(record);
-        } else this.#bridgeRecord(bridgeRecord, socket);
+        } else if (bridgeRecord.type === "bridge_ping") keepalive.heard(bridgeRecord.intervalMs);
+        else this.#bridgeRecord(bridgeRecord, socket);
       }
     });
     socket.addEventListener("close", (event) => {
+      keepalive.stop();
       if (this.#socket !== socket) return;
       this.#socket = undefined;
       this.#clearRenewTimer();
@@ -439,7 +455,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     return new Promise((resolve, reject) => this.#openWaiters.push({ resolve, reject }));
   }
 
-  #bridgeRecord(record: BridgeRecord, socket: WebSocketLike): void {
+  #bridgeRecord(record: Exclude<BridgeRecord, BridgePingRecord>, socket: WebSocketLike): void {
     if (record.type === "bridge_dialog_closed") {
       for (const listener of [...this.#dialogClosedListeners]) {
         try {
