@@ -1,8 +1,8 @@
 /**
  * pi's response to a command goes to the socket that sent it and to no other, whatever ids the
  * clients choose: equal ids on two sockets, no id at all, a number and a string that print the
- * same, an id that looks like the bridge's own. Live, on real pi 1.x, on one bridge and through a
- * forward in cluster mode.
+ * same, an id that looks like the bridge's own. Live, on real pi (1.x, and 0.73 on Node), on one
+ * bridge and through a forward in cluster mode.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { startRedis } from "./cluster/redis-server.ts";
-import { connect, type Rec, startBridge, type TestClient } from "./helpers.ts";
+import { connect, lineVersions, type Rec, startBridge, type TestClient } from "./helpers.ts";
 
 /** One command a client sends, as it writes it (`id` as given, or none). */
 interface Sent {
@@ -80,19 +80,21 @@ async function everyCase(a: TestClient, b: TestClient, c: TestClient): Promise<v
   await exchange(all, [{ client: b, command: { type: "get_state", id: "pi-kit-bridge-1" } }]);
 }
 
-test("replies: every answer goes to its sender alone, whatever ids the sockets choose (pi 1.x)", async () => {
-  const bridge = await startBridge();
-  try {
-    const a = await connect(bridge, "ids");
-    await a.waitFor((r) => r.type === "bridge_control");
-    const b = await connect(bridge, "ids");
-    const c = await connect(bridge, "ids");
-    await everyCase(a, b, c);
-    await Promise.all([a.close(), b.close(), c.close()]);
-  } finally {
-    await bridge.dispose();
-  }
-});
+for (const version of lineVersions) {
+  test(`replies: every answer goes to its sender alone, whatever ids the sockets choose (pi ${version})`, async () => {
+    const bridge = await startBridge({ version });
+    try {
+      const a = await connect(bridge, "ids");
+      await a.waitFor((r) => r.type === "bridge_control");
+      const b = await connect(bridge, "ids");
+      const c = await connect(bridge, "ids");
+      await everyCase(a, b, c);
+      await Promise.all([a.close(), b.close(), c.close()]);
+    } finally {
+      await bridge.dispose();
+    }
+  });
+}
 
 test("replies: through a forward in cluster mode, answers still go to their sender alone", async () => {
   const redis = await startRedis();
