@@ -175,13 +175,14 @@ test("a new conversation is listed and titled while its first run still waits", 
   await shown(page);
   // The shell command waits for the user's approval, so its run cannot end on its own.
   await page.getByRole("button", { name: /Run a shell command/ }).click();
-  const approval = page.getByRole("alertdialog");
+  // pi-kit's permission extension asks (the demo runs in auto-edits).
+  const approval = page.getByRole("dialog", { name: /^Run this command\?/ });
   await approval.waitFor();
   await row(page, "List the files in the workspace").waitFor();
   await heading(page).getByText("List the files in the workspace").waitFor();
   assert.equal(await approval.isVisible(), true, "the run still waits for its approval");
   await h.screenshot("history-first-message", page);
-  await approval.getByRole("button", { name: "No" }).click();
+  await approval.getByRole("option", { name: "Deny" }).click();
   await approval.waitFor({ state: "detached" });
   await page.close();
 });

@@ -43,11 +43,10 @@ test("an extension dialog is answered from the page", async () => {
   await h.page.getByText("confirm: yes").first().waitFor();
 });
 
-test("a tool call asks first, then shows its live output and result", async () => {
+test("a shell command asks first (auto-edits), then shows its live output and result", async () => {
   await send("[[bash for i in 1 2 3 4 5 6; do echo line-$i; sleep 0.3; done]]");
-  const confirm = h.page.getByRole("alertdialog");
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes" }).click();
+  // The demo starts in auto-edits: pi-kit's permission extension asks before a shell command.
+  await h.page.getByRole("option", { name: "Allow once" }).click();
   // Output shows while the command still runs (the card collapses to a summary once done).
   await chat().getByText("line-2").first().waitFor();
   assert.ok(await chat().getByText("running", { exact: true }).first().isVisible());

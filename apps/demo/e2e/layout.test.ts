@@ -58,7 +58,7 @@ test("a conversation to look at: markdown, a tool call and its answer", async ()
   );
   await page.locator("pi-chat").getByText("summarise").waitFor();
   await send(page, "[[bash ls -la]]");
-  await page.getByRole("alertdialog").getByRole("button", { name: "Yes" }).click();
+  await page.getByRole("option", { name: "Allow once" }).click();
   await page
     .locator("pi-chat")
     .getByText(/^Tool bash returned/)

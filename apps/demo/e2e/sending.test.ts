@@ -225,7 +225,7 @@ for (const [size, viewport, scheme] of [
       await progress.getByText("pi is working…").waitFor({ state: "detached" });
 
       await send(page, "[[bash sleep 3; echo slept]]");
-      await page.getByRole("alertdialog").getByRole("button", { name: "Yes" }).click();
+      await page.getByRole("option", { name: "Allow once" }).click();
       await progress.getByText("Running bash…").waitFor();
       await chat(page).getByText("Tool bash returned: slept").waitFor();
       await progress.getByText("Running bash…").waitFor({ state: "detached" });

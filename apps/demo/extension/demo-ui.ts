@@ -1,7 +1,7 @@
 /**
  * The demo's pi extension (loaded with `-e`): slash commands that exercise every extension-UI
- * method, so every part of `<pi-dialog>`, the toasts and the status areas can be seen, and a
- * confirmation before the model runs a bash command.
+ * method, so every part of `<pi-dialog>`, the toasts and the status areas can be seen. (The
+ * questions before a shell command come from pi-kit's permission extension, which the bridge loads.)
  *
  * Self-contained (no imports) so pi loads it unchanged; the types below describe only what it uses.
  * @module
@@ -30,20 +30,12 @@ interface DemoUi {
 
 interface DemoContext {
   readonly ui: DemoUi;
-  readonly signal?: AbortSignal;
 }
 
 interface DemoApi {
   registerCommand(
     name: string,
     command: { description?: string; handler: (args: string, ctx: DemoContext) => Promise<void> },
-  ): void;
-  on(
-    event: "tool_call",
-    handler: (
-      event: { readonly toolName: string; readonly input: Readonly<Record<string, unknown>> },
-      ctx: DemoContext,
-    ) => Promise<{ block: true; reason: string } | undefined>,
   ): void;
 }
 
@@ -159,16 +151,9 @@ const commands: Record<string, [string, (ui: DemoUi, args: string) => Promise<vo
   ],
 };
 
-/** Registers the demo commands and the bash confirmation. */
+/** Registers the demo commands. */
 export default function demoUi(pi: DemoApi): void {
   for (const [name, [description, run]] of Object.entries(commands)) {
     pi.registerCommand(name, { description, handler: async (args, ctx) => run(ctx.ui, args) });
   }
-  // A tool-call confirmation: the model's bash commands wait for the user's yes.
-  pi.on("tool_call", async (event, ctx) => {
-    const command = event.input.command;
-    if (event.toolName !== "bash" || typeof command !== "string") return undefined;
-    const ok = await ctx.ui.confirm("Run this command?", command, { signal: ctx.signal });
-    return ok ? undefined : { block: true, reason: "Blocked by the user" };
-  });
 }

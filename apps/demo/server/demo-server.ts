@@ -106,6 +106,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         url,
         origins: [url, `http://localhost:${address.port}`, ...(options.origins ?? [])],
         sessionsDir: options.sessionsDir ?? join(stateDir, "sessions"),
+        // pi-kit's permission extension: edits in the workspace run, shell commands ask first.
+        permissions: { mode: "auto-edits" },
         ...(options.logger === undefined ? {} : { logger: options.logger }),
         ...(options.limits === undefined ? {} : { limits: options.limits }),
       },

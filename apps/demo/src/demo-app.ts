@@ -482,6 +482,7 @@ export class DemoApp extends LitElement {
             <div class="pickers">
               <pi-model-picker hide-label lang=${lang}></pi-model-picker>
               <pi-thinking-picker hide-label lang=${lang}></pi-thinking-picker>
+              <pi-permission-picker hide-label lang=${lang}></pi-permission-picker>
             </div>
             <div class="actions">
               <button

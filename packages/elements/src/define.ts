@@ -14,6 +14,7 @@ import { PiDialog } from "./components/dialog/pi-dialog.ts";
 import { PiForkPicker } from "./components/fork-picker/pi-fork-picker.ts";
 import { PiMarkdown } from "./components/markdown/pi-markdown.ts";
 import { PiModelPicker } from "./components/model-picker/pi-model-picker.ts";
+import { PiPermissionPicker } from "./components/permission-picker/pi-permission-picker.ts";
 import { PiProvider } from "./components/provider/pi-provider.ts";
 import { PiSessionList } from "./components/session-list/pi-session-list.ts";
 import { PiSessionStats } from "./components/session-stats/pi-session-stats.ts";
@@ -35,6 +36,7 @@ export const PI_ELEMENTS: Readonly<Record<string, CustomElementConstructor>> = {
   "pi-dialog": PiDialog,
   "pi-toasts": PiToasts,
   "pi-model-picker": PiModelPicker,
+  "pi-permission-picker": PiPermissionPicker,
   "pi-thinking-picker": PiThinkingPicker,
   "pi-session-stats": PiSessionStats,
   "pi-fork-picker": PiForkPicker,

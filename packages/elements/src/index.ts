@@ -23,6 +23,10 @@ export {
 } from "./components/fork-picker/pi-fork-picker.ts";
 export { PiMarkdown } from "./components/markdown/pi-markdown.ts";
 export { PiModelChangeEvent, PiModelPicker } from "./components/model-picker/pi-model-picker.ts";
+export {
+  PiPermissionChangeEvent,
+  PiPermissionPicker,
+} from "./components/permission-picker/pi-permission-picker.ts";
 export { PiProvider } from "./components/provider/pi-provider.ts";
 export { PiSessionList } from "./components/session-list/pi-session-list.ts";
 export {

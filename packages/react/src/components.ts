@@ -12,6 +12,7 @@ import type {
   PiForkedEvent,
   PiModelChangeEvent,
   PiNotifyEvent,
+  PiPermissionChangeEvent,
   PiRestoreQueueEvent,
   PiRetryEvent,
   PiSendEvent,
@@ -136,6 +137,20 @@ export const PiModelPicker = createComponent({
     onPiError: "pi-error" as EventName<PiErrorEvent>,
   },
   displayName: "PiModelPicker",
+});
+
+/** `<pi-permission-picker>` as a React component: Permission-mode picker. */
+export const PiPermissionPicker = createComponent({
+  tagName: "pi-permission-picker",
+  elementClass: elements.PiPermissionPicker,
+  react: React,
+  events: {
+    /** Before the mode is changed; cancelable. */
+    onPiPermissionChange: "pi-permission-change" as EventName<PiPermissionChangeEvent>,
+    /** Changing the mode failed (`action` is `set-permission-mode`). */
+    onPiError: "pi-error" as EventName<PiErrorEvent>,
+  },
+  displayName: "PiPermissionPicker",
 });
 
 /** `<pi-provider>` as a React component: Provides a pi client to nested elements. */

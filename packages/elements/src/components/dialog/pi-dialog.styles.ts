@@ -44,6 +44,8 @@ export const dialogStyles = css`
     font-size: 1em;
     font-weight: 600;
     flex: 1;
+    /* A question may carry its details on lines of their own (a command, a diff). */
+    white-space: pre-line;
     min-width: 10em;
     overflow-wrap: anywhere;
   }

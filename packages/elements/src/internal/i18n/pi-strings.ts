@@ -124,6 +124,10 @@ export interface PiStrings {
   modelLabel: string;
   modelNone: string;
   thinkingLabel: string;
+  permissionLabel: string;
+  permissionAsk: string;
+  permissionAutoEdits: string;
+  permissionFull: string;
   thinkingOff: string;
   thinkingMinimal: string;
   thinkingLow: string;
