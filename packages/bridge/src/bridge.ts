@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./bridge-options.ts";
 import { type ClusterNode, createClusterNode } from "./cluster/cluster-node.ts";
-import { metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
+import { clusterSessionsRoute, metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
 import { clusterLimits } from "./cluster/cluster-settings.ts";
 import { BridgeError, BridgeErrorCode } from "./errors.ts";
 import { healthRoutes } from "./health/health-routes.ts";
@@ -138,7 +138,10 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     }),
   );
   app.use("*", auth.middleware);
-  if (cluster !== undefined) app.get("/metrics", metricsRoute(cluster, auth.accessOf, refuse));
+  if (cluster !== undefined) {
+    app.get("/metrics", metricsRoute(cluster, auth.accessOf, refuse));
+    app.get("/cluster/sessions", clusterSessionsRoute(cluster, auth.accessOf, refuse));
+  }
   app.route(
     "/api",
     sessionRoutes(

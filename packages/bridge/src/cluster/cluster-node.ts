@@ -78,6 +78,8 @@ export interface ClusterNode {
   readonly readiness: ReadinessCheck;
   /** Sessions of `keys` held by another node now. */
   runningElsewhere(keys: readonly SessionKey[]): Promise<Set<SessionKey>>;
+  /** Every session leased in the cluster now, for operators (`GET /cluster/sessions`). */
+  status(): Promise<ClusterStatus>;
   /**
    * The identity another node vouches for on a request it forwarded here: `undefined` when the
    * request carries none, `null` when the one it carries does not verify.
@@ -114,6 +116,32 @@ export interface ClusterNode {
   ): Promise<Response>;
   /** Closes the store (after the ownership released every lease). */
   close(): Promise<void>;
+}
+
+/** One leased session, as `GET /cluster/sessions` lists it. */
+export interface LeasedSession {
+  /** The session key: its name, or `_users/<user>/<name>` for a ticket user's. */
+  readonly session: string;
+  /** The node id holding the lease, and its internal URL. */
+  readonly node: string;
+  readonly url: string;
+  /** The lease's fence: grows on every acquire; the storage fence renames files with it. */
+  readonly fence: number;
+  /** The session file the lease names (relative to the sessions directory), if any. */
+  readonly file?: string;
+  /** How long ago the holder acquired it, in ms (by this node's clock against Redis's). */
+  readonly ageMs?: number;
+  /** How long it lasts unless renewed, in ms. */
+  readonly expiresInMs: number;
+}
+
+/** What `GET /cluster/sessions` answers. */
+export interface ClusterStatus {
+  /** The node that answered. */
+  readonly node: string;
+  /** The lease TTL, in ms. */
+  readonly leaseTtlMs: number;
+  readonly sessions: readonly LeasedSession[];
 }
 
 /** Creates this bridge's cluster node; the store connects in the background. */
@@ -202,6 +230,19 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
       return new Set(
         [...held].filter(([, lease]) => lease.node !== id).map(([key]) => key as SessionKey),
       );
+    },
+    async status() {
+      const now = Date.now();
+      const sessions = (await store.list()).map(({ key, lease, expiresInMs }) => ({
+        session: key,
+        node: lease.node,
+        url: lease.url,
+        fence: lease.fence,
+        ...(lease.file === undefined ? {} : { file: lease.file }),
+        ...(lease.since === undefined ? {} : { ageMs: Math.max(0, now - lease.since) }),
+        expiresInMs,
+      }));
+      return { node: id, leaseTtlMs: store.ttlMs, sessions };
     },
     async forwardedIdentity(request) {
       const url = new URL(request.url);

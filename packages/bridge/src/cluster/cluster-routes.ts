@@ -1,8 +1,12 @@
-/** What a cluster node adds to the bridge's routes: its name on every response, and `/metrics`. */
+/**
+ * What a cluster node adds to the bridge's routes: its name on every response, `/metrics`, and
+ * `/cluster/sessions` (every leased session with its owner, fence and lease age).
+ */
 import type { Handler, MiddlewareHandler } from "hono";
 import { BridgeErrorCode } from "../errors.ts";
 import type { Authentication } from "../http/authenticate.ts";
 import type { Refuse } from "../http/refusal.ts";
+import type { Access } from "../sessions/access.ts";
 import { BRIDGE_OWNER } from "../sessions/owner.ts";
 import { type ClusterNode, NODE_HEADER } from "./cluster-node.ts";
 
@@ -21,10 +25,42 @@ export function metricsRoute(
   refuse: Refuse,
 ): Handler {
   return async (c) => {
-    if (accessOf(c).owner !== BRIDGE_OWNER)
+    if (!ownToken(accessOf(c)))
       return refuse(c, 403, "Metrics need the bridge's token", BridgeErrorCode.WrongToken);
     return c.body(await cluster.metrics.text(), 200, {
       "Content-Type": cluster.metrics.contentType,
     });
   };
+}
+
+/**
+ * `GET /cluster/sessions`, for the bridge's own token only: every session leased in the cluster
+ * (any node's), with its owner, fence, file and lease age, read from Redis. 503 when Redis does
+ * not answer.
+ */
+export function clusterSessionsRoute(
+  cluster: ClusterNode,
+  accessOf: Authentication["accessOf"],
+  refuse: Refuse,
+): Handler {
+  return async (c) => {
+    if (!ownToken(accessOf(c)))
+      return refuse(
+        c,
+        403,
+        "The cluster's sessions need the bridge's token",
+        BridgeErrorCode.WrongToken,
+      );
+    try {
+      return c.json(await cluster.status());
+    } catch {
+      c.header("Retry-After", "1");
+      return refuse(c, 503, "The lease store did not answer; retry", "lease_store_unreachable");
+    }
+  };
+}
+
+/** The static token's own access (not a ticket, not one session vouched for by another node). */
+function ownToken(access: Access): boolean {
+  return access.owner === BRIDGE_OWNER && !access.limited;
 }

@@ -17,6 +17,17 @@ export interface Lease {
   readonly file?: string;
   /** When the lease runs out unless renewed (ms since the epoch, by the reader's clock: a hint). */
   readonly expiresAt: number;
+  /** When this holder acquired it (ms since the epoch, by the store's clock), if the store says. */
+  readonly since?: number;
+}
+
+/** A lease held now, as {@link LeaseStore.list} answers it. */
+export interface HeldLease {
+  /** The session key. */
+  readonly key: string;
+  readonly lease: Lease;
+  /** How long it lasts unless renewed, in ms. */
+  readonly expiresInMs: number;
 }
 
 /** The last holder of a key, kept after its lease is gone: where the next owner resumes from. */
@@ -64,6 +75,8 @@ export interface LeaseStore {
   read(key: string): Promise<Lease | undefined>;
   /** Who holds each of `keys` now (keys nobody holds are absent): live state for a listing. */
   readMany(keys: readonly string[]): Promise<Map<string, Lease>>;
+  /** Every lease held now (a scan: for operators, not for the hot path). */
+  list(): Promise<HeldLease[]>;
   /** The last holder of `key`, released or not, if the key was ever held. */
   last(key: string): Promise<LastHolder | undefined>;
   /** Answers when the store is reachable, rejects when it is not. */

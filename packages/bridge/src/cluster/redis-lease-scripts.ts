@@ -1,8 +1,9 @@
 /**
  * The lease operations as Lua scripts: Redis runs each one atomically, so a compare and the write
  * it guards can never interleave with another bridge's. A lease is a JSON value
- * `{node, url, fence, file?}` under `lease:<key>` with a PX expiry; `fence:<key>` is the INCR
- * counter; `last:<key>` keeps the last holder (and whether it released) with no expiry.
+ * `{node, url, fence, file?, since}` under `lease:<key>` with a PX expiry (`since`: when it was
+ * acquired, ms since the epoch by Redis's clock); `fence:<key>` is the INCR counter;
+ * `last:<key>` keeps the last holder (and whether it released) with no expiry.
  */
 
 /**
@@ -16,7 +17,8 @@ local current = redis.call('GET', KEYS[1])
 if current then return {0, current, redis.call('PTTL', KEYS[1])} end
 local fence = redis.call('INCR', KEYS[2])
 local previous = redis.call('GET', KEYS[3]) or ''
-local lease = {node = ARGV[1], url = ARGV[2], fence = fence}
+local now = redis.call('TIME')
+local lease = {node = ARGV[1], url = ARGV[2], fence = fence, since = now[1] * 1000 + math.floor(now[2] / 1000)}
 if ARGV[3] ~= '' then
   lease.file = ARGV[3]
 elseif previous ~= '' then

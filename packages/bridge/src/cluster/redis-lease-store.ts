@@ -4,7 +4,7 @@
  * replica can lose a lease it had just granted and let a second bridge start pi on the session.
  */
 import { createClient } from "redis";
-import type { AcquireResult, LastHolder, Lease, LeaseStore } from "./lease-store.ts";
+import type { AcquireResult, HeldLease, LastHolder, Lease, LeaseStore } from "./lease-store.ts";
 import { ACQUIRE, READ, RELEASE, RENEW } from "./redis-lease-scripts.ts";
 
 /** The one client method the store uses, so tests and callers can hand in their own client. */
@@ -89,6 +89,36 @@ export class RedisLeaseStore implements LeaseStore {
       const pttl = reply[2 * i + 1] as number;
       if (typeof value === "string" && pttl > 0) held.set(key, parseLease(value, pttl));
     });
+    return held;
+  }
+
+  async list(): Promise<HeldLease[]> {
+    const prefix = this.#key("lease", "");
+    const keys = new Set<string>();
+    let cursor = "0";
+    do {
+      const [next, found] = (await this.#send([
+        "SCAN",
+        cursor,
+        "MATCH",
+        `${globEscaped(prefix)}*`,
+        "COUNT",
+        "1000",
+      ])) as [string, string[]];
+      cursor = next;
+      for (const key of found) keys.add(key.slice(prefix.length));
+    } while (cursor !== "0");
+    const held: HeldLease[] = [];
+    const all = [...keys].sort();
+    for (let i = 0; i < all.length; i += 500) {
+      const batch = all.slice(i, i + 500);
+      const leases = await this.readMany(batch);
+      for (const key of batch) {
+        const lease = leases.get(key);
+        if (lease !== undefined)
+          held.push({ key, lease, expiresInMs: Math.max(0, lease.expiresAt - Date.now()) });
+      }
+    }
     return held;
   }
 
@@ -184,13 +214,25 @@ interface LeaseValue {
   url: string;
   fence: number;
   file?: string;
+  since?: number;
   released?: boolean;
 }
 
 function parseLease(value: string, ttlMs: number): Lease {
-  const { node, url, fence, file } = JSON.parse(value) as LeaseValue;
-  const lease = { node, url, fence, expiresAt: Date.now() + ttlMs };
-  return file === undefined ? lease : { ...lease, file };
+  const { node, url, fence, file, since } = JSON.parse(value) as LeaseValue;
+  return {
+    node,
+    url,
+    fence,
+    expiresAt: Date.now() + ttlMs,
+    ...(file === undefined ? {} : { file }),
+    ...(typeof since === "number" ? { since: Math.round(since) } : {}),
+  };
+}
+
+/** `text` with Redis glob characters escaped, for SCAN's MATCH. */
+function globEscaped(text: string): string {
+  return text.replace(/[*?[\]\\]/g, "\\$&");
 }
 
 function parseLast(value: string): LastHolder {

@@ -106,13 +106,12 @@ test("takeover: taking an expired lease reports the previous holder as not relea
   await expire(key);
   const taken = await mustAcquire(b, key, "n2");
   assert.equal(taken.lease.fence, old.lease.fence + 1);
-  assert.deepEqual(
-    taken.previous && { ...taken.previous, lease: { ...taken.previous.lease, expiresAt: 0 } },
-    {
-      released: false,
-      lease: { node: "n1", url: "http://n1.internal", fence: 1, file: "/s/t.jsonl", expiresAt: 0 },
-    },
-  );
+  const { since, ...previous } = taken.previous?.lease ?? { since: undefined };
+  assert.ok(typeof since === "number" && Math.abs(since - Date.now()) < 60_000, "acquired at");
+  assert.deepEqual(taken.previous && { ...taken.previous, lease: { ...previous, expiresAt: 0 } }, {
+    released: false,
+    lease: { node: "n1", url: "http://n1.internal", fence: 1, file: "/s/t.jsonl", expiresAt: 0 },
+  });
 });
 
 test("stale fence: the old holder's renew and release are refused after a takeover, and leave the new lease alone", async () => {
@@ -164,6 +163,23 @@ test("readMany: answers the held keys only, in one call", async () => {
   assert.deepEqual([...map.keys()].sort(), [...held].sort());
   assert.equal(map.get(held[1] as string)?.fence, leases[1]?.fence);
   assert.equal((await b.readMany([])).size, 0);
+});
+
+test("list: every lease held now, with its holder, fence, acquisition time and time left; none released or expired", async () => {
+  const held = [fresh(), fresh()];
+  const gone = fresh();
+  for (const key of held) await mustAcquire(a, key, "n1", `/s/${key}.jsonl`);
+  const released = await mustAcquire(a, gone, "n1");
+  assert.ok(await a.release(gone, released.lease));
+  const listed = (await b.list()).filter((h) => [...held, gone].includes(h.key));
+  assert.deepEqual(listed.map((h) => h.key).sort(), [...held].sort());
+  for (const { key, lease, expiresInMs } of listed) {
+    assert.equal(lease.node, "n1");
+    assert.equal(lease.file, `/s/${key}.jsonl`);
+    assert.ok(lease.fence >= 1);
+    assert.ok(expiresInMs > 0 && expiresInMs <= a.ttlMs, `${expiresInMs}`);
+    assert.ok(typeof lease.since === "number" && lease.since <= Date.now() + 1000);
+  }
 });
 
 test("an unreachable store rejects within its timeout instead of hanging", async () => {
