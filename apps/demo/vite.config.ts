@@ -14,6 +14,7 @@ export default defineConfig({
     proxy: {
       "/api": bridge,
       "/demo-config.json": bridge,
+      "/demo-tab": bridge,
       "/sessions": { target: bridge, ws: true },
     },
   },

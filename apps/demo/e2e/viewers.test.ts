@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
+import { TabNumbers } from "../server/tab-numbers.ts";
 import { tabNumber, viewerLabel } from "../src/viewer-label.ts";
 import {
   addressOf,
@@ -71,6 +72,15 @@ test("two tabs of one browser are told apart by their tab numbers", () => {
   assert.equal(tabNumber(storage(new Map()), storage(shared)), 2, "another tab gets the next");
 });
 
+test("tab numbers are unique across browsers: a reload keeps its number, another tab gets the lowest free", () => {
+  const tabs = new TabNumbers();
+  assert.equal(tabs.claim("a"), 1);
+  assert.equal(tabs.claim("a", 1), 1, "a reload keeps the number");
+  assert.equal(tabs.claim("b", 1), 2, "another browser's tab 1 is tab 2 here");
+  assert.equal(tabs.claim("c", 7), 7, "a number kept across a restart stays");
+  assert.equal(tabs.claim("d"), 3);
+});
+
 test("the second tab watches: it says who is in control, and it cannot send", async () => {
   // Both tabs are the same headless Chromium: their tab numbers tell them apart.
   await watchBar(phone).getByText("Watching — Chrome on Linux · tab 1 is in control").waitFor();
@@ -113,4 +123,44 @@ test("the watcher takes control and drives pi; the desk watches from then on", a
     await chat(page).getByText("Sent from the phone", { exact: true }).waitFor();
   }
   await h.screenshot("viewers-watching-desk", desk);
+});
+
+test("another browser of the same kind is another tab number, never the controller's", async () => {
+  const context = await h.browser.newContext({ viewport: VIEWPORTS.desktop });
+  try {
+    const other = await context.newPage();
+    await other.goto(addressOf(h.demo, { session: "shared" }));
+    await connected(other);
+    await watchBar(other).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
+    await chat(other).getByRole("button", { name: "Take control" }).click();
+    await watchBar(desk).getByText("Watching — Chrome on Linux · tab 3 is in control").waitFor();
+    await watchBar(phone).getByText("Watching — Chrome on Linux · tab 3 is in control").waitFor();
+  } finally {
+    await context.close();
+  }
+  await chat(phone).getByRole("button", { name: "Take control" }).click();
+  await watchBar(desk).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
+});
+
+test("after the server restarts, the tab that was in control gets it back", async () => {
+  // The desk comes back first (so the restarted bridge gives it control), the phone after: it is
+  // offline until then (Chromium's network emulation, for this page only).
+  const network = await phone.context().newCDPSession(phone);
+  const offline = (on: boolean) =>
+    network.send("Network.emulateNetworkConditions", {
+      offline: on,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  await offline(true);
+  await h.restart();
+  await desk.getByRole("status").filter({ hasText: "The server restarted" }).waitFor();
+  await chat(desk).getByRole("button", { name: "Send", exact: true }).waitFor();
+  await watchBar(desk).waitFor({ state: "detached" });
+  await offline(false);
+  await phone.getByRole("button", { name: "Retry now" }).click();
+  await watchBar(desk).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
+  await watchBar(phone).waitFor({ state: "detached" });
+  await chat(phone).getByRole("button", { name: "Send", exact: true }).waitFor();
 });

@@ -20,6 +20,7 @@ import {
 import { nodeWebSocket } from "@pi-kit/bridge/node";
 import { Hono } from "hono";
 import { type DemoPi, demoPi } from "./pi-config.ts";
+import { TabNumbers } from "./tab-numbers.ts";
 
 /** Options of {@link startDemoServer}. */
 export interface DemoServerOptions {
@@ -127,6 +128,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       "cache-control": "no-store",
     }),
   );
+  const tabs = new TabNumbers();
+  app.post("/demo-tab", async (c) => {
+    const asked = (await c.req.json().catch(() => ({}))) as { key?: unknown; kept?: unknown };
+    if (typeof asked.key !== "string" || asked.key.length > 64) return c.json({}, 400);
+    return c.json({ tab: tabs.claim(asked.key, asked.kept) });
+  });
   // The page first: the bridge's routes all require the token, the page itself is no secret.
   if (options.staticRoot !== undefined) {
     app.use(

@@ -43,7 +43,7 @@ export async function connectSession(
   const transport = createWebSocketTransport({
     url: `/sessions/${encodeURIComponent(name)}/ws`,
     token,
-    label: tabLabel(),
+    label: await tabLabel(),
     // Each attempt on a server that is down is an error in the browser's console: after the
     // first seconds, one every 5 s (the banner's "Retry now" skips the wait).
     reconnect: { maxDelayMs: 5000 },

@@ -101,6 +101,10 @@ export class DemoApp extends LitElement {
   /** When the connection dropped (`performance.now()`), while it is down. */
   #outageSince: number | undefined;
   #restartNotice: ReturnType<typeof setTimeout> | undefined;
+  /** Whether this tab controls the open conversation (as the bridge last said). */
+  #inControl = false;
+  /** Whether it did when the connection last dropped. */
+  #controlledAtDrop = false;
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
@@ -248,6 +252,22 @@ export class DemoApp extends LitElement {
    */
   #follow(connection: SessionConnection): void {
     const refresh = () => void this.#refreshSummary(connection.name);
+    const transport = connection.transport;
+    let tookBack = false;
+    const controlChanged = () => {
+      const control = transport.control;
+      if (control === undefined) return;
+      this.#inControl = control.inControl;
+      // Labels are unique per tab here: a controller with this tab's label is this tab's previous
+      // socket (a reload the bridge has not seen go yet), so this tab takes its control back.
+      const own = control.controller?.label === control.you.label;
+      if (own && !control.inControl && !control.you.readOnly && !tookBack) {
+        tookBack = true;
+        void transport.takeControl().catch(() => undefined);
+      }
+    };
+    transport.addEventListener("controlchange", controlChanged);
+    controlChanged();
     const offs = [
       connection.client.on("message_end", ({ message }) => {
         if (message.role !== "user") return;
@@ -260,6 +280,7 @@ export class DemoApp extends LitElement {
     ];
     this.#unfollow = () => {
       for (const off of offs.splice(0)) off();
+      transport.removeEventListener("controlchange", controlChanged);
     };
     refresh();
   }
@@ -275,6 +296,8 @@ export class DemoApp extends LitElement {
   #stateChanged(opening: number, state: ConnectionState): void {
     if (opening !== this.#opening) return;
     this.#logOutage(state);
+    if (state.status === "reconnecting" && this.state?.status === "open")
+      this.#controlledAtDrop = this.#inControl;
     this.state = state;
     if (state.status === "open" && state.generation > 1) void this.#checkRestart();
   }
@@ -315,6 +338,9 @@ export class DemoApp extends LitElement {
       this.config = now;
       this.restarted = true;
       this.#hideRestartNoticeOnceRead();
+      // The restarted bridge gave control to whichever tab came back first: this one had it.
+      if (this.#controlledAtDrop)
+        void this.connection?.transport.takeControl().catch(() => undefined);
     }
   }
 

@@ -48,8 +48,40 @@ export function tabNumber(
   return next;
 }
 
+const CLAIM_KEY = "pi-kit-demo:tab-claim";
+let claimed: Promise<number> | undefined;
+
+/**
+ * This tab's number among the tabs of every browser on the demo server (`/demo-tab`), kept for
+ * the tab's life with the key that proves it is this tab's; the browser's own count when the
+ * server cannot be asked. Asked once per page load.
+ */
+export function claimTabNumber(): Promise<number> {
+  claimed ??= (async () => {
+    const kept = JSON.parse(sessionStorage.getItem(CLAIM_KEY) ?? "{}") as {
+      key?: string;
+      tab?: number;
+    };
+    const key = kept.key ?? crypto.randomUUID();
+    try {
+      const response = await fetch("/demo-tab", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ key, kept: kept.tab }),
+      });
+      if (!response.ok) throw new Error(`/demo-tab: HTTP ${response.status}`);
+      const { tab } = (await response.json()) as { tab: number };
+      sessionStorage.setItem(CLAIM_KEY, JSON.stringify({ key, tab }));
+      return tab;
+    } catch {
+      return tabNumber();
+    }
+  })();
+  return claimed;
+}
+
 /** The label this tab goes by: "Chrome on Linux · tab 2". */
-export function tabLabel(): string {
+export async function tabLabel(): Promise<string> {
   // A no-break space keeps "tab 2" together when the line wraps.
-  return `${viewerLabel()} · tab\u00a0${tabNumber()}`;
+  return `${viewerLabel()} · tab\u00a0${await claimTabNumber()}`;
 }
