@@ -1,6 +1,7 @@
 import type { PiClient } from "@pi-kit/client";
 import type { ImageContent } from "@pi-kit/protocol";
 import type { SendMode } from "../../internal/events.ts";
+import { isExtensionCommand } from "./extension-command.ts";
 
 /** A message the user sent that pi has not received yet. */
 export interface OutgoingMessage {
@@ -112,7 +113,8 @@ export function deliveryMode(requested: SendMode | undefined, running: boolean):
 }
 
 /**
- * Hands one message to pi: a prompt when idle (after `beforePrompt`), else a steer or follow-up.
+ * Hands one message to pi: a prompt when idle (after `beforePrompt`), else a steer or follow-up,
+ * except an extension command, which goes as a prompt (pi runs it at once, even mid-run).
  * A prompt that `follows` one just sent says what to do if pi is already running it (follow up),
  * since pi starts a run after it answers. Rejects as the client does.
  */
@@ -125,6 +127,10 @@ export async function deliver(
 ): Promise<void> {
   const mode = deliveryMode(message.mode, running);
   const queued = message.images.length ? { images: message.images } : {};
+  if (mode !== "prompt" && (await isExtensionCommand(client, message.text))) {
+    await client.prompt(message.text, queued);
+    return;
+  }
   if (mode === "steer") await client.steer(message.text, queued);
   else if (mode === "followUp") await client.followUp(message.text, queued);
   else {
