@@ -240,3 +240,24 @@ describe("tool views: odd data", () => {
     expect(root.querySelector(".diff .row.add .text")?.textContent).to.equal("new");
   });
 });
+
+describe("tool cards: a refused call", () => {
+  it("reads 'denied', not a red 'failed', and keeps the reason; a real failure still fails", async () => {
+    const reason =
+      "The user denied this bash call (permission mode: ask). Do not retry it; ask the user what to do instead.";
+    const { el, root } = await card(call("bash", { command: "rm -rf build" }), {
+      result: result("bash", reason, { isError: true }),
+    });
+    expect(root.querySelector(".status")?.textContent?.trim()).to.equal("denied");
+    expect(el.matches(":state(denied)")).to.equal(true);
+    expect(el.matches(":state(error)")).to.equal(false);
+    expect(root.querySelector("details")?.classList.contains("error")).to.equal(false);
+    expect(root.textContent).to.contain("The user denied this bash call");
+
+    const failed = await card(call("bash", { command: "make" }), {
+      result: result("bash", "make: *** No rule to make target. Stop.", { isError: true }),
+    });
+    expect(failed.root.querySelector(".status")?.textContent?.trim()).to.equal("failed");
+    expect(failed.el.matches(":state(error)")).to.equal(true);
+  });
+});

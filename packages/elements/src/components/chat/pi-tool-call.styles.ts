@@ -157,6 +157,9 @@ export const toolCallStyles = css`
   .error-text {
     color: var(--_color-danger);
   }
+  .denied .error-text {
+    color: var(--_color-muted);
+  }
   img {
     max-width: 100%;
     max-height: 20em;

@@ -65,6 +65,7 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @cssstate running - The tool is preparing or running.
  * @cssstate awaiting - The tool waits for the user's answer.
  * @cssstate error - The tool failed.
+ * @cssstate denied - The call was refused (the user denied it, or a policy blocked it): shown as such, not as a failure.
  */
 export class PiToolCall extends LitElement {
   static override styles = [tokenStyles, baseStyles, syntaxStyles, toolCallStyles];
@@ -126,11 +127,17 @@ export class PiToolCall extends LitElement {
     const s = this.strings;
     const status = this.status;
     this.#track(status);
+    // A call the user (or a policy) refused did not fail: it says so, without alarm.
+    const denied =
+      status === "error" &&
+      /^[^\n]*\b(denied|blocked)\b/i.test(
+        textOf(this.result?.content ?? executionOutput(this.execution)),
+      );
     const states = this.#internals.states;
     states.clear();
     if (status === "preparing" || status === "running") states.add("running");
     if (status === "awaiting") states.add("awaiting");
-    if (status === "error") states.add("error");
+    if (status === "error") states.add(denied ? "denied" : "error");
     const partial = "partialArguments" in call ? String(call.partialArguments) : undefined;
     const ms = this.execution?.durationMs ?? this.result?.durationMs ?? this.#measuredMs;
     const label = {
@@ -139,7 +146,7 @@ export class PiToolCall extends LitElement {
       awaiting: s.awaitingApproval,
       running: s.toolRunning,
       done: s.toolDone,
-      error: s.toolError,
+      error: denied ? s.toolDenied : s.toolError,
     }[status];
     const context: ToolRenderContext = {
       call,
@@ -151,7 +158,7 @@ export class PiToolCall extends LitElement {
     };
     const body =
       this.renderer?.(context) ?? this.#builtIn(context) ?? this.#defaultBody(call, partial);
-    return html`<details part="tool-call" class=${status} open>
+    return html`<details part="tool-call" class=${denied ? "denied" : status} open>
       <summary part="tool-header">
         <span class="name">${call.name || "tool"}</span>
         <span class="summary">${summaryOf(call, partial)}</span>

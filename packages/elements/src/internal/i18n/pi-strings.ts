@@ -34,6 +34,7 @@ export interface PiStrings {
   toolRunning: string;
   toolDone: string;
   toolError: string;
+  toolDenied: string;
   toolArguments: string;
   toolOutput: string;
   toolResult: string;

@@ -31,6 +31,7 @@ export const en: PiStrings = {
   toolRunning: "running",
   toolDone: "done",
   toolError: "failed",
+  toolDenied: "denied",
   toolArguments: "Arguments",
   toolOutput: "Output",
   toolResult: "Result",

@@ -31,6 +31,7 @@ export const zhCN: PiStrings = {
   toolRunning: "运行中",
   toolDone: "完成",
   toolError: "失败",
+  toolDenied: "已拒绝",
   toolArguments: "参数",
   toolOutput: "输出",
   toolResult: "结果",
