@@ -1,6 +1,9 @@
 /** The demo's server-side examples: Deno and Bun scripts drive pi through the demo's bridge. */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -30,4 +33,18 @@ test("the Bun script streams pi's answer through the bridge", async () => {
   const args = ["--conditions", "@pi-kit/source", example("remote-bun.ts"), demo.url, demo.token];
   const { stdout } = await run(bun, args, { cwd: root, timeout: 60_000 });
   assert.match(stdout, /Hello from Bun through the bridge/);
+});
+
+test("close() removes the temporary state folder the server made, and keeps one it was given", async () => {
+  const own = await startDemoServer({ port: 0 });
+  assert.ok(existsSync(own.stateDir));
+  await own.close();
+  assert.equal(existsSync(own.stateDir), false, `${own.stateDir} is left behind`);
+  const stateDir = mkdtempSync(join(tmpdir(), "pi-kit-demo-given-"));
+  try {
+    await (await startDemoServer({ port: 0, stateDir })).close();
+    assert.ok(existsSync(join(stateDir, "workspace")), "a given folder stays, with what is in it");
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 });

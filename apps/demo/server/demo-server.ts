@@ -3,7 +3,7 @@
  * which is how `@pi-kit/bridge` is meant to be used inside an existing server.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +57,8 @@ export interface DemoServer {
   readonly token: string;
   readonly bridge: Bridge;
   readonly pi: DemoPi;
+  /** Where it keeps its state: `options.stateDir`, or the temp dir it made (removed by `close()`). */
+  readonly stateDir: string;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,10 @@ export const bundleDir = fileURLToPath(
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "pi-kit-demo-"));
+  // A temp dir this server made is its own to remove; a given one is the caller's.
+  const removeState = () => {
+    if (options.stateDir === undefined) rmSync(stateDir, { recursive: true, force: true });
+  };
   const pi = await demoPi(options.env, join(stateDir, "workspace"));
   const token = options.token ?? generateToken();
   const sockets = nodeWebSocket();
@@ -90,6 +96,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     server.once("error", reject);
   }).catch(async (error: unknown) => {
     await pi.close();
+    removeState();
     throw error;
   });
   const url = `http://127.0.0.1:${address.port}`;
@@ -118,6 +125,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     // Another demo holds the sessions (SessionsDirInUseError): stop what this one started.
     await stopServer();
     await pi.close();
+    removeState();
     throw error;
   }
   app = new Hono();
@@ -149,10 +157,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     token,
     bridge,
     pi,
+    stateDir,
     async close() {
       await bridge.close();
       await stopServer();
       await pi.close();
+      removeState();
     },
   };
 }
