@@ -9,11 +9,9 @@
  * answer. One bridge per runtime serves every client, each on a session of its own.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
@@ -22,132 +20,51 @@ import {
   piCommand,
   resolveNode20,
   resolveNode22,
-  sessionHostOptions,
   startModelServer,
 } from "@pi-kit/testing";
-import { generateToken } from "../src/index.ts";
-import { type CuttingProxy, startCuttingProxy } from "./matrix/cutting-proxy.ts";
+import {
+  BRIDGE_RUNTIMES,
+  type BridgeRuntime,
+  bun,
+  deno,
+  type MatrixBridge,
+  root,
+  run,
+  startMatrixBridge,
+} from "./matrix/matrix-bridge.ts";
 import { type RawSocket, type Rec, rawConnect } from "./matrix/raw-client.ts";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "packages/bridge/src/cli.ts");
 const piKitClientScript = fileURLToPath(new URL("./matrix/pi-kit-client.ts", import.meta.url));
-const deno = join(root, "node_modules/.bin/deno");
-const bun = join(root, "node_modules/.bin/bun");
 /** Debian's Python, where python3-websockets installs (scripts/ensure-python-websockets.mjs). */
 const python = "/usr/bin/python3";
 const ROUND_TRIP = "matrix round trip ok";
 const TICKS = Array.from({ length: 12 }, (_, i) => `tick ${i + 1}`).join(" ");
-/** Where the proxy cuts a reconnecting client: in the middle of the slow answer. */
-const CUT_AT = "tick 3 ";
-
-/** A running command's output and exit. */
-interface Run {
-  readonly child: ChildProcess;
-  stdout(): string;
-  readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function run(command: string, args: readonly string[], env: Record<string, string> = {}): Run {
-  const child = spawn(command, args, {
-    cwd: root,
-    env: { ...(process.env as Record<string, string>), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout?.setEncoding("utf8").on("data", (t: string) => {
-    out += t;
-    child.emit("output");
-  });
-  child.stderr?.setEncoding("utf8").on("data", (t: string) => {
-    err += t;
-  });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once("close", (code) => resolve({ code, stdout: out, stderr: err })),
-  );
-  return { child, stdout: () => out, exited };
-}
-
-/** How each runtime runs the bridge CLI, as a user starts it. */
-const BRIDGE_RUNTIMES = {
-  node: (): [string, string[]] => [
-    resolveNode20(),
-    ["--conditions=@pi-kit/source", "--import", "tsx", cli],
-  ],
-  deno: (): [string, string[]] => [deno, ["run", "-A", cli]],
-  bun: (): [string, string[]] => [bun, ["--conditions", "@pi-kit/source", cli]],
-} as const;
-type BridgeRuntime = keyof typeof BRIDGE_RUNTIMES;
-
-/** A bridge CLI under test, behind its cutting proxy. */
-interface MatrixBridge {
-  readonly cli: Run;
-  readonly proxy: CuttingProxy;
-  readonly token: string;
-  readonly state: string;
-}
 
 let model: ModelServer;
 let pi: PiCommand;
 const bridges = new Map<BridgeRuntime, MatrixBridge>();
 let pythonExample: string;
+let scratch: string;
 
 before(async () => {
   model = await startModelServer();
   pi = piCommand({ version: "1", baseUrl: model.baseUrl });
-  const dir = mkdtempSync(join(tmpdir(), "pi-kit-matrix-"));
-  pythonExample = join(dir, "client.py");
+  scratch = mkdtempSync(join(tmpdir(), "pi-kit-matrix-"));
+  pythonExample = join(scratch, "client.py");
   writeFileSync(pythonExample, documentedPythonClient());
-  const host = sessionHostOptions(pi);
   await Promise.all(
     (Object.keys(BRIDGE_RUNTIMES) as BridgeRuntime[]).map(async (name) => {
-      const token = generateToken();
-      const state = mkdtempSync(join(tmpdir(), `pi-kit-matrix-${name}-`));
-      const [command, args] = BRIDGE_RUNTIMES[name]();
-      const started = run(
-        command,
-        [...args, "--port", "0", "--", host.pi.command, ...host.pi.args],
-        {
-          ...host.pi.env,
-          XDG_STATE_HOME: state,
-          PI_KIT_BRIDGE_TOKEN: token,
-        },
-      );
-      const url = await listening(started);
-      bridges.set(name, {
-        cli: started,
-        token,
-        state,
-        proxy: await startCuttingProxy(new URL(url), CUT_AT),
-      });
+      bridges.set(name, await startMatrixBridge(name, pi));
     }),
   );
 });
 
 after(async () => {
-  for (const bridge of bridges.values()) {
-    await bridge.proxy.close();
-    bridge.cli.child.kill("SIGTERM");
-    await bridge.cli.exited;
-    rmSync(bridge.state, { recursive: true, force: true });
-  }
+  await Promise.all([...bridges.values()].map((bridge) => bridge.stop()));
   await model?.close();
   pi?.dispose();
+  rmSync(scratch, { recursive: true, force: true });
 });
-
-/** Resolves with the URL once the CLI says it listens. */
-function listening(cli: Run): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      const match = /listening on (\S+)\n/.exec(cli.stdout());
-      if (match !== null) resolve(match[1] as string);
-    };
-    cli.child.on("output", check);
-    void cli.exited.then(({ stderr }) => reject(new Error(`the CLI exited:\n${stderr}`)));
-    check();
-  });
-}
 
 /** The Python client of docs/bridge-protocol.md, as written there. */
 function documentedPythonClient(): string {

@@ -3,6 +3,8 @@
 // Beside it, for the connection-state tests: a bridge that allows no page's origin (`foreignWsBase`),
 // one that takes tickets (HS256, one session per user; `ticketsWsBase`, tickets minted at
 // `mintUrl?sub=&exp=`), and one the tests stop and start again on the same port (`restartable`).
+// For the runtime matrix, the bridge CLI on Node, Deno and Bun behind proxies that cut a
+// connection mid-answer (`matrix`: [{runtime, wsBase, token}]; see the bridge's runtime matrix).
 // Load the runner with `node --import tsx --conditions=@pi-kit/source` so the TypeScript sources import.
 // Usage: plugins: [...base.plugins, piKitBridgePlugin()] (see wtr-bridge.config.mjs).
 
@@ -10,6 +12,7 @@ import { join } from "node:path";
 import { serveBridge } from "@pi-kit/bridge/node";
 import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import { SignJWT } from "jose";
+import { startMatrixBridge } from "../../../bridge/test/matrix/matrix-bridge.ts";
 
 const TICKET_SECRET = "wtr-bridge-ticket-secret-0123456789abcdef";
 
@@ -38,6 +41,7 @@ export function piKitBridgePlugin() {
   let tickets;
   let restartable;
   let restartOptions;
+  let matrix = [];
   return {
     name: "pi-kit-bridge",
     async serverStart() {
@@ -72,9 +76,17 @@ export function piKitBridgePlugin() {
       };
       restartable = await serveBridge({ ...restartOptions, port: 0 });
       restartOptions = { ...restartOptions, port: restartable.port };
+      matrix = await Promise.all(
+        ["node", "deno", "bun"].map((runtime) => startMatrixBridge(runtime, pi, ["--origin", "*"])),
+      );
     },
     async serverStop() {
-      await Promise.all([foreign?.close(), tickets?.close(), restartable?.close()]);
+      await Promise.all([
+        foreign?.close(),
+        tickets?.close(),
+        restartable?.close(),
+        ...matrix.map((bridge) => bridge.stop()),
+      ]);
       await served?.close();
       await model?.close();
       pi?.dispose();
@@ -94,6 +106,11 @@ export function piKitBridgePlugin() {
               stopUrl: "/__pi-kit-bridge/stop",
               startUrl: "/__pi-kit-bridge/start",
             },
+            matrix: matrix.map((bridge) => ({
+              runtime: bridge.runtime,
+              wsBase: bridge.proxy.wsBase,
+              token: bridge.token,
+            })),
           }),
           type: "application/json",
         };

@@ -13,6 +13,9 @@ export default {
     fileURLToPath(
       new URL("../../../elements/test/chat-connection.browser.test.ts", import.meta.url),
     ),
+    fileURLToPath(
+      new URL("../../../elements/test/runtime-matrix.browser.test.ts", import.meta.url),
+    ),
   ],
   plugins: [...base.plugins, piKitBridgePlugin()],
   testFramework: { config: { timeout: 60000 } },
