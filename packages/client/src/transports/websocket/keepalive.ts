@@ -2,7 +2,8 @@
  * The client's half of the bridge's keepalive. The bridge sends every socket a `bridge_ping`
  * record every `intervalMs`; a socket on which nothing at all arrives for two intervals and a
  * half is taken for dead (its bridge, or the cluster node relaying it, froze, or the network went
- * without a close), and the transport drops it and reconnects as after a 1006. Browsers cannot
+ * without a close), and the transport drops it and reconnects as after a 1006; its next handshakes
+ * get no longer than that window either. Browsers cannot
  * see WebSocket ping frames, hence a record. Nothing is armed until the first ping: a bridge that
  * never pings (an older one, `--keepalive-ms 0`) is never given up on for being quiet.
  */
@@ -19,8 +20,11 @@ export class KeepaliveWatch {
     this.#onSilent = onSilent;
   }
 
-  /** Something arrived; `intervalMs` when it was a `bridge_ping` (it sets the window). */
-  heard(intervalMs?: number): void {
+  /**
+   * Something arrived; `intervalMs` when it was a `bridge_ping` (it sets the window). Answers the
+   * window in force, if any.
+   */
+  heard(intervalMs?: number): number | undefined {
     this.#lastHeard = performance.now();
     if (intervalMs !== undefined) {
       const windowMs = intervalMs * 2.5;
@@ -31,6 +35,7 @@ export class KeepaliveWatch {
     }
     // One timer per window, not one per record: a busy stream costs a clock read each.
     if (this.#timer === undefined && this.#windowMs !== undefined) this.#arm(this.#windowMs);
+    return this.#windowMs;
   }
 
   /** Stops watching (the socket closed). */

@@ -95,6 +95,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   readonly #Socket: WebSocketConstructor;
   readonly #backoff: Backoff;
   readonly #connectTimeoutMs: number;
+  /**
+   * The keepalive window the last socket's bridge announced: a handshake that takes longer is
+   * as dead as a socket silent that long (a frozen node behind a proxy accepts and never answers).
+   */
+  #keepaliveWindowMs: number | undefined;
   readonly #maxRecordBytes: number | undefined;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = (): void => void this.close();
@@ -343,12 +348,16 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       ...(this.#maxRecordBytes === undefined ? {} : { maxRecordBytes: this.#maxRecordBytes }),
       onError: (error) => this.#queue.push(error),
     });
+    const connectTimeoutMs = Math.min(
+      this.#connectTimeoutMs,
+      this.#keepaliveWindowMs ?? Number.POSITIVE_INFINITY,
+    );
     this.#openTimer = setTimeout(() => {
       this.#openTimer = undefined;
       if (this.#socket !== socket || socket.readyState === OPEN) return;
       this.#detach(socket, 1000, "connect timeout");
-      this.#dropped({ code: 1006, reason: `no connection within ${this.#connectTimeoutMs} ms` });
-    }, this.#connectTimeoutMs);
+      this.#dropped({ code: 1006, reason: `no connection within ${connectTimeoutMs} ms` });
+    }, connectTimeoutMs);
     let opened = false;
     const keepalive = new KeepaliveWatch((silentMs) => {
       if (this.#socket !== socket) return;
@@ -387,8 +396,9 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
         if (bridgeRecord === undefined) {
           if (typeof record === "string") this.#unanswered.received(record);
           this.#queue.push(record);
-        } else if (bridgeRecord.type === "bridge_ping") keepalive.heard(bridgeRecord.intervalMs);
-        else this.#bridgeRecord(bridgeRecord, socket);
+        } else if (bridgeRecord.type === "bridge_ping") {
+          this.#keepaliveWindowMs = keepalive.heard(bridgeRecord.intervalMs);
+        } else this.#bridgeRecord(bridgeRecord, socket);
       }
     });
     socket.addEventListener("close", (event) => {
