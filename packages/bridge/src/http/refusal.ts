@@ -45,7 +45,7 @@ export type Refuse = (
 /** True for a WebSocket handshake that offers the `pi-kit.v1` subprotocol. */
 function offersPiKit(c: Context): boolean {
   return (
-    c.req.header("upgrade")?.toLowerCase() === "websocket" &&
+    upgradesToWebSocket(c.req.raw.headers) &&
     offeredProtocols(c.req.raw.headers).includes(PROTOCOL_V1)
   );
 }
