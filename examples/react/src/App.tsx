@@ -13,6 +13,9 @@ export function App() {
   );
   const session = usePiSession(client);
   const [sent, setSent] = useState(0);
+  // Counted as the chat shows them: the questions and answers, not pi's internal notices.
+  const shown =
+    session?.messages.filter((m) => m.role === "user" || m.role === "assistant").length ?? 0;
   const [failure, setFailure] = useState<unknown>();
   return (
     <PiChat
@@ -22,7 +25,7 @@ export function App() {
       onPiError={(e) => setFailure(e.error)}
     >
       <strong slot="header">
-        React · {sent} sent · {session?.messages.length ?? 0} messages
+        React · {sent} sent · {shown} messages
       </strong>
       <p slot="empty">{String(failure ?? error ?? "Ask pi anything.")}</p>
     </PiChat>

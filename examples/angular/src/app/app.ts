@@ -1,4 +1,11 @@
-import { Component, CUSTOM_ELEMENTS_SCHEMA, DestroyRef, inject, signal } from "@angular/core";
+import {
+  Component,
+  CUSTOM_ELEMENTS_SCHEMA,
+  computed,
+  DestroyRef,
+  inject,
+  signal,
+} from "@angular/core";
 import { createWebSocketTransport, PiClient, type SessionSnapshot } from "@pi-kit/client";
 import type { PiErrorEvent } from "@pi-kit/elements";
 
@@ -12,7 +19,7 @@ import type { PiErrorEvent } from "@pi-kit/elements";
       (pi-send)="sent.set(sent() + 1)"
       (pi-error)="failure.set($any($event).error)"
     >
-      <strong slot="header">Angular · {{ sent() }} sent · {{ session()?.messages?.length ?? 0 }} messages</strong>
+      <strong slot="header">Angular · {{ sent() }} sent · {{ shown() }} messages</strong>
       <p slot="empty">{{ failure() ?? "Ask pi anything." }}</p>
     </pi-chat>
   `,
@@ -21,6 +28,12 @@ export class App {
   readonly client = signal<PiClient | undefined>(undefined);
   readonly session = signal<SessionSnapshot | undefined>(undefined);
   readonly sent = signal(0);
+  // Counted as the chat shows them: the questions and answers, not pi's internal notices.
+  readonly shown = computed(
+    () =>
+      this.session()?.messages.filter((m) => m.role === "user" || m.role === "assistant").length ??
+      0,
+  );
   readonly failure = signal<PiErrorEvent["error"]>(undefined);
 
   constructor() {
