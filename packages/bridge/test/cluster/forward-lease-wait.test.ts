@@ -103,7 +103,7 @@ test("forward: a frozen owner's socket and API call are served by the node they 
     assert.equal(renamed.status, 200, await renamed.clone().text());
     await renamed.body?.cancel();
     assert.equal(b.bridge.sessions.get("sock")?.alive, true, "B runs the socket's session");
-    const taken = b.log.filter((e) => e.event === "lease_taken_over").map((e) => e.session);
+    const taken = b.log.flatMap((e) => (e.event === "lease_taken_over" ? [e.session] : []));
     assert.deepEqual(taken.sort(), ["http", "sock"], "both taken over from the frozen owner");
     const outcomes = b.log
       .filter((e) => e.event === "forwarded")
