@@ -445,3 +445,28 @@ describe("mergeFirstPage", () => {
     expect(merged.nextCursor).to.equal("2");
   });
 });
+
+describe("<pi-session-list> refreshes", () => {
+  it("a refresh asked for while one is in flight runs after it, never cancelling it", async () => {
+    const history = new MemoryHistory(sample());
+    const el = await list(history);
+    const signals: AbortSignal[] = [];
+    const listed = history.list.bind(history);
+    history.list = (query = {}) => {
+      if (query.signal) signals.push(query.signal);
+      return listed(query);
+    };
+    let open!: () => void;
+    history.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    // What switching conversations does: the connection changes, then the page refreshes too.
+    void el.refresh();
+    void el.refresh();
+    void el.refresh();
+    await waitUntil(() => signals.length === 1);
+    open();
+    await waitUntil(() => signals.length === 2 && !el.loading, "one more refresh after the first");
+    expect(signals.map((s) => s.aborted)).to.deep.equal([false, false]);
+  });
+});

@@ -122,6 +122,9 @@ export class PiSessionList extends PickerElement {
   readonly #internals = this.attachInternals();
   #nextCursor: string | null = null;
   #request: AbortController | undefined;
+  /** The mode of the request in flight, and whether a refresh was asked for meanwhile. */
+  #requestMode: "reset" | "refresh" | "more" | undefined;
+  #refreshAgain = false;
   #loadedOnce = false;
   #activeName: string | undefined;
   #focusPending: string | undefined;
@@ -336,10 +339,17 @@ export class PiSessionList extends PickerElement {
     const history = this.history;
     if (history === undefined) return;
     if (mode === "more" && this.#nextCursor === null) return;
-    // A newer request supersedes the one in flight (a new filter, a refresh).
+    // A refresh asked for while one is in flight (a switch of conversations asks twice) runs once
+    // after it, rather than cancelling it; anything else supersedes the request in flight.
+    if (mode === "refresh" && this.#requestMode === "refresh") {
+      this.#refreshAgain = true;
+      return;
+    }
     this.#request?.abort();
     const request = new AbortController();
     this.#request = request;
+    this.#requestMode = mode;
+    if (mode === "reset") this.#refreshAgain = false;
     const query = this.filter.trim();
     this.loading = true;
     this.error = undefined;
@@ -375,7 +385,12 @@ export class PiSessionList extends PickerElement {
     } finally {
       if (this.#request === request) {
         this.#request = undefined;
+        this.#requestMode = undefined;
         this.loading = false;
+        if (this.#refreshAgain) {
+          this.#refreshAgain = false;
+          void this.#load("refresh");
+        }
       }
     }
   }
