@@ -3,5 +3,12 @@
  * Spawns pi as a child process on Node. Prefer `@pi-kit/client/process`, which picks the runtime.
  */
 
+export {
+  type Checkpoint,
+  Checkpoints,
+  type CheckpointsOptions,
+  type FileChange,
+  type FileChangeStatus,
+} from "./checkpoints/checkpoints.ts";
 export { spawnNode } from "./transports/child-process/node.ts";
 export type * from "./transports/child-process/public-types.ts";

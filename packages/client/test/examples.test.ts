@@ -43,3 +43,12 @@ test("README example: pi-kit's permission extension asks before a write, and a d
   const lines = await runExample(examples.get("permission-modes.ts") as string);
   assert.deepEqual(lines, ["asked: Create notes.txt? (5 bytes)", "written: false"]);
 });
+
+test("README example: checkpoints list, revert and restore what changed", async () => {
+  const lines = await runExample(examples.get("checkpoints.ts") as string);
+  assert.deepEqual(lines, [
+    "added new.txt +1 -0",
+    "modified notes.txt +1 -0",
+    "after restore: 0 changes",
+  ]);
+});

@@ -1,0 +1,216 @@
+/**
+ * Live, issue 26 (real pi 1.x, scripted model): checkpoints of the workspace in a shadow git
+ * repository, through the Node API a host that spawns pi itself uses. A scripted suite (write,
+ * edit, shell-created, shell-deleted, rename, binary, nested dirs, a gitignored file, a file over
+ * the size cap) is listed exactly as `git diff` of an independent copy of the start state sees
+ * it, diff for diff; reverting a file and restoring the checkpoint give byte-identical files and
+ * trees; the user's own `.git` is untouched.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { after, before, test } from "node:test";
+import { type ModelServer, piCommand, startModelServer } from "@pi-kit/testing";
+import { PiClient } from "../../src/index.ts";
+import { Checkpoints, type FileChange } from "../../src/node.ts";
+import { spawnPi } from "../../src/process.ts";
+
+let server: ModelServer;
+before(async () => {
+  server = await startModelServer();
+});
+after(async () => {
+  await server.close();
+});
+
+/** Every file and directory under `root` (but `skip`), with its mode and a hash of its bytes. */
+function tree(root: string, skip: (path: string) => boolean = () => false): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      const path = relative(root, full);
+      if (skip(path)) continue;
+      const info = statSync(full);
+      if (info.isDirectory()) {
+        out.set(`${path}/`, "dir");
+        walk(full);
+      } else {
+        const hash = createHash("sha256").update(readFileSync(full)).digest("hex");
+        out.set(path, `${(info.mode & 0o777).toString(8)} ${hash}`);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
+
+/** The changes as `git diff --cached -M` of a plain repository sees them. */
+function gitChanges(repo: string): FileChange[] {
+  const numstat = git(repo, "diff", "--cached", "-M", "--numstat", "HEAD").trim().split("\n");
+  const statuses = git(repo, "diff", "--cached", "-M", "--name-status", "HEAD").trim().split("\n");
+  return statuses
+    .map((line, i) => {
+      const [code, first, second] = line.split("\t") as [string, string, string | undefined];
+      const [added, deleted] = (numstat[i] as string).split("\t") as [string, string];
+      const binary = added === "-";
+      const status = { A: "added", M: "modified", D: "deleted", R: "renamed" }[
+        code[0] as "A"
+      ] as FileChange["status"];
+      return {
+        path: second ?? first,
+        ...(second === undefined ? {} : { oldPath: first }),
+        status,
+        additions: binary ? 0 : Number(added),
+        deletions: binary ? 0 : Number(deleted),
+        binary,
+      };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+test("checkpoints list, diff, revert and restore a scripted suite exactly as git sees it", {
+  timeout: 120_000,
+}, async () => {
+  const pi = piCommand({ version: "1", baseUrl: server.baseUrl });
+  const ws = pi.workspace;
+  const independent = join(pi.tempRoot, "independent");
+  try {
+    // The start state, and the user's own repository in it.
+    mkdirSync(join(ws, "src"));
+    mkdirSync(join(ws, "build"));
+    writeFileSync(join(ws, "src/app.ts"), "const a = 1;\nexport { a };\n");
+    writeFileSync(join(ws, "doomed.txt"), "to be deleted\n");
+    writeFileSync(join(ws, "old-name.txt"), "a file that a shell command renames\nline two\n");
+    writeFileSync(join(ws, ".gitignore"), "build/\n");
+    writeFileSync(join(ws, "build/out.js"), "old build\n");
+    writeFileSync(join(ws, "logo.bin"), Buffer.from([0, 1, 2, 3, 255, 254]));
+    writeFileSync(join(ws, "huge.log"), "x".repeat(4096));
+    git(ws, "init", "-q");
+    git(ws, "add", "-A");
+    git(ws, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "user's own");
+    const userGit = tree(join(ws, ".git"));
+    const start = tree(ws, (p) => p === ".git");
+
+    const checkpoints = await Checkpoints.open({
+      workspace: ws,
+      dir: join(pi.tempRoot, "checkpoints"),
+      maxFileBytes: 1024,
+    });
+    const first = await checkpoints.checkpoint("session start");
+    assert.deepEqual(await checkpoints.skipped(), ["huge.log"], "over the cap: left out");
+    // The independent copy of the start state: a plain repository of its own.
+    mkdirSync(independent);
+    execFileSync("tar", ["-C", ws, "--exclude=./.git", "-cf", join(pi.tempRoot, "start.tar"), "."]);
+    execFileSync("tar", ["-C", independent, "-xf", join(pi.tempRoot, "start.tar")]);
+    git(independent, "init", "-q");
+    git(independent, "add", "-A");
+    git(independent, "-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "start");
+
+    const client = await PiClient.connect(
+      await spawnPi({ command: pi.command, args: [...pi.args], cwd: pi.cwd, env: pi.env }),
+    );
+    try {
+      await client.promptAndWait(
+        "[[write nested/deep/new.txt hello\\nworld\\n]] [[edit src/app.ts const a = 1; => const a = 2;]]",
+      );
+      await client.promptAndWait(
+        "[[bash echo shell > made-by-shell.txt && rm doomed.txt && mv old-name.txt renamed.txt && printf '\\001\\002' >> logo.bin && echo rebuilt > build/out.js]]",
+      );
+    } finally {
+      await client.close();
+    }
+
+    const listed = await checkpoints.changes(first.id);
+    // The independent copy, brought to the workspace's state: git's own view of the changes.
+    execFileSync("tar", ["-C", ws, "--exclude=./.git", "-cf", join(pi.tempRoot, "end.tar"), "."]);
+    for (const name of readdirSync(independent))
+      if (name !== ".git") execFileSync("rm", ["-rf", join(independent, name)]);
+    execFileSync("tar", ["-C", independent, "-xf", join(pi.tempRoot, "end.tar")]);
+    git(independent, "add", "-A");
+    assert.deepEqual(listed, gitChanges(independent));
+    assert.deepEqual(
+      listed.map((c) => `${c.status} ${c.path}`),
+      [
+        "deleted doomed.txt",
+        "modified logo.bin",
+        "added made-by-shell.txt",
+        "added nested/deep/new.txt",
+        "renamed renamed.txt",
+        "modified src/app.ts",
+      ],
+      "every kind of change; not the gitignored build/ nor the oversized huge.log",
+    );
+    const stat = git(independent, "diff", "--cached", "-M", "--stat", "HEAD")
+      .trim()
+      .split("\n")
+      .at(-1);
+    const added = listed.reduce((n, c) => n + c.additions, 0);
+    const removed = listed.reduce((n, c) => n + c.deletions, 0);
+    assert.equal(
+      stat?.trim(),
+      `${listed.length} files changed, ${added} insertions(+), ${removed} deletions(-)`,
+    );
+    for (const change of listed) {
+      const paths = change.oldPath === undefined ? [change.path] : [change.oldPath, change.path];
+      assert.equal(
+        await checkpoints.diff(first.id, change.path),
+        git(independent, "diff", "--cached", "-M", "HEAD", "--", ...paths),
+        `the diff of ${change.path}`,
+      );
+    }
+
+    // A file over the cap that appears later is left out of the listing too.
+    writeFileSync(join(ws, "dump.bin"), Buffer.alloc(2048, 7));
+    assert.deepEqual(
+      (await checkpoints.changes(first.id)).map((c) => c.path),
+      listed.map((c) => c.path),
+    );
+    rmSync(join(ws, "dump.bin"));
+
+    // A checkpoint at the start of the next run; reverting one file goes back to the first.
+    const second = await checkpoints.checkpoint("run 2");
+    assert.deepEqual(
+      (await checkpoints.list()).map((c) => c.label),
+      ["session start", "run 2"],
+    );
+    assert.deepEqual(await checkpoints.changes(second.id), []);
+    await checkpoints.revertFile(first.id, "src/app.ts");
+    assert.equal(readFileSync(join(ws, "src/app.ts"), "utf8"), "const a = 1;\nexport { a };\n");
+    await checkpoints.revertFile(first.id, "renamed.txt");
+    assert.equal(
+      readFileSync(join(ws, "old-name.txt"), "utf8"),
+      "a file that a shell command renames\nline two\n",
+    );
+    assert.deepEqual(
+      (await checkpoints.changes(first.id)).map((c) => c.path),
+      ["doomed.txt", "logo.bin", "made-by-shell.txt", "nested/deep/new.txt"],
+    );
+
+    // Restoring the first checkpoint: the tree as it was, but the ignored build output.
+    await checkpoints.restore(first.id);
+    const skipBuild = (p: string) => p === ".git" || p.startsWith("build");
+    assert.deepEqual(
+      tree(ws, skipBuild),
+      new Map([...start].filter(([p]) => !p.startsWith("build"))),
+    );
+    assert.equal(
+      readFileSync(join(ws, "build/out.js"), "utf8"),
+      "rebuilt\n",
+      "ignored: left alone",
+    );
+    assert.deepEqual(await checkpoints.changes(first.id), []);
+    assert.deepEqual(tree(join(ws, ".git")), userGit, "the user's .git is untouched");
+  } finally {
+    pi.dispose();
+  }
+});
