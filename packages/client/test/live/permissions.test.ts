@@ -18,6 +18,7 @@ import {
   PiClient,
   permissionModeCommand,
 } from "../../src/index.ts";
+import { Checkpoints } from "../../src/node.ts";
 import { permissionModes, spawnPi } from "../../src/process.ts";
 import { whenSession } from "./live-pi.ts";
 
@@ -100,7 +101,13 @@ for (const version of ["1", "0.73"] as const) {
           gated.client,
           () => gated.client.session.getSnapshot().ui.statuses.get(PERMISSION_STATUS_KEY) === "ask",
         );
+        const checkpoints = await Checkpoints.open({
+          workspace,
+          dir: join(workspace, "..", "checkpoints"),
+        });
+        const before = await checkpoints.checkpoint("before the suite");
         await gated.client.promptAndWait(SUITE);
+        assert.deepEqual(await checkpoints.changes(before.id), [], "nothing changed on disk");
         assert.equal(asked.length, 3, "each of the three calls asked");
         assert.match(asked[0]?.title ?? "", /^Create made\.txt\? \(5 bytes\)\nhello/);
         assert.match(asked[1]?.title ?? "", /^Edit kept\.txt\?\n- one\n\+ two/);
