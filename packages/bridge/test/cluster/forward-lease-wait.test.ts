@@ -109,8 +109,10 @@ test("forward: a frozen owner's socket and API call are served by the node they 
       .filter((e) => e.event === "forwarded")
       .map((e) => `${(e as { kind: string }).kind}:${(e as { outcome: string }).outcome}`);
     assert.deepEqual(outcomes.sort(), ["http:lease_expired", "websocket:lease_expired"]);
+    // Served once the lease ran out (measured 2.6-3.5 s); the bound leaves a machine under heavy
+    // load room. Without the wait on the lease the socket was refused after a 5 s timeout.
     assert.ok(
-      socketAfterMs < TTL_MS + 2000,
+      socketAfterMs < TTL_MS + 5000,
       `answered ${Math.round(socketAfterMs)} ms after the freeze (lease ${TTL_MS} ms)`,
     );
     const messages = await client.request({ type: "get_messages" });
@@ -190,10 +192,11 @@ test("keepalive: a client attached to a frozen owner misses two pings, reconnect
     t.diagnostic(`answering again ${Math.round(answeredAfterMs)} ms after the freeze`);
     assert.deepEqual(messages, before, "the same transcript, nothing lost");
     assert.equal(b.bridge.sessions.get("talk")?.alive, true, "B took the session over");
-    // The target is the lease + 2 s (the diagnostic above); the bound leaves a loaded 2-core
-    // machine room for pi's start. Without the keepalive the client never learns at all.
+    // The target is the lease + 2 s (the diagnostic above: 4.6-4.8 s, 8.2 s once at a load average
+    // of 15); the bound leaves a loaded machine room for pi's start. Without the keepalive the
+    // client never learns at all.
     assert.ok(
-      answeredAfterMs < TTL_MS + 4000,
+      answeredAfterMs < TTL_MS * 5,
       `answering ${Math.round(answeredAfterMs)} ms after the freeze (lease ${TTL_MS} ms)`,
     );
     await client.close();
