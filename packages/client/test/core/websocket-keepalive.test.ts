@@ -52,11 +52,11 @@ test("keepalive: pings are consumed and keep the socket open; two and a half sil
   try {
     await nextState(transport, (s) => s.status === "open");
     await bridge.whenAttached();
-    // A live bridge: a ping every 50 ms of a 400 ms interval, for longer than a whole window
-    // (1 s): a stall of the test's own timers up to the window cannot fail it.
-    for (let i = 0; i < 25; i++) {
-      bridge.send({ type: "bridge_ping", intervalMs: 400 });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // A live bridge: a ping every 100 ms of a 1 s interval, for longer than a whole window
+    // (2.5 s): only a stall of the test's own timers longer than the window could fail it.
+    for (let i = 0; i < 30; i++) {
+      bridge.send({ type: "bridge_ping", intervalMs: 1000 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.deepEqual(
       {
@@ -78,7 +78,7 @@ test("keepalive: pings are consumed and keep the socket open; two and a half sil
       dropped.status === "reconnecting" ? dropped.lastClose.reason : "",
       /nothing from the bridge for \d+ ms/,
     );
-    assert.ok(silentMs >= 900, `dropped after ${Math.round(silentMs)} ms of silence, not before`);
+    assert.ok(silentMs >= 2400, `dropped after ${Math.round(silentMs)} ms of silence, not before`);
     const back = await nextState(transport, (s) => s.status === "open");
     assert.equal((back as { generation: number }).generation, 2, "reconnected on its own");
   } finally {
