@@ -104,6 +104,23 @@ test("the watcher sees the controller's answer stream in", async () => {
   await h.screenshot("viewers-watching-phone", phone);
 });
 
+test("during the controller's run the watcher's Stop, Steer and Follow up are off, saying why", async () => {
+  await send(desk, "[[slow 300ms x 40]]");
+  const stop = chat(phone).getByRole("button", { name: "Stop", exact: true });
+  await stop.waitFor();
+  for (const name of ["Stop", "Steer", "Follow up"]) {
+    const button = chat(phone).getByRole("button", { name, exact: true });
+    assert.equal(await button.isDisabled(), true, name);
+    assert.equal(await button.getAttribute("title"), "Watching — take control to send", name);
+  }
+  for (const colorScheme of ["dark", "light"] as const) {
+    await phone.emulateMedia({ colorScheme });
+    await h.screenshot(`viewers-watching-run-phone-${colorScheme}`, phone);
+  }
+  await chat(desk).getByRole("button", { name: "Stop", exact: true }).click();
+  await stop.waitFor({ state: "detached" });
+});
+
 test("the controller's dialog shows on the watcher without buttons, and closes there when answered", async () => {
   await runCommand(desk, "demo-confirm");
   const deskDialog = desk.getByRole("alertdialog");
