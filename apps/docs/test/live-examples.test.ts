@@ -65,10 +65,24 @@ async function open(
   return { page, errors };
 }
 
+/** Text each example must show (shadow roots included) once it has played. */
+const SHOWS: Record<string, string> = {
+  "chat-thinking": "Option B.",
+  "tool-diff": "credentials",
+  "dialog-waiting": "Pick one",
+  "chat-themed": "LoginError",
+  "session-list": "Fix the login cookie",
+  "session-tree": "Moved the session to a header token",
+  markdown: "Try me",
+  "model-picker": "Claude Sonnet 4.5",
+  toasts: "Tests passed (128)",
+  "fork-picker": "Now add a test for the refused login.",
+};
+
 /** Scrolls to each example, waits until it is ready (or failed), and says what each drew. */
 async function runExamples(
   page: Page,
-): Promise<Array<{ name: string; state: string; drawn: boolean }>> {
+): Promise<Array<{ name: string; state: string; drawn: boolean; shows?: boolean }>> {
   const figures = page.locator("figure[data-example]");
   const count = await figures.count();
   const results = [];
@@ -80,29 +94,57 @@ async function runExamples(
         el?.getAttribute("data-state") === "ready" || el?.getAttribute("data-state") === "failed",
       await figure.elementHandle(),
     );
+    const name = (await figure.getAttribute("data-example")) ?? "";
+    const expected = SHOWS[name];
+    const shows =
+      expected === undefined
+        ? undefined
+        : await page
+            .waitForFunction(
+              ([el, text]) => {
+                // Iterative, not a named helper: the test's transpiler would rename a function.
+                const stack: Node[] = el ? [el as Node] : [];
+                let all = "";
+                while (stack.length > 0) {
+                  const node = stack.pop() as Node;
+                  if (node.nodeType === Node.TEXT_NODE) all += `${node.textContent ?? ""} `;
+                  stack.push(...[...node.childNodes].reverse());
+                  stack.push(...[...((node as Element).shadowRoot?.childNodes ?? [])].reverse());
+                }
+                return all.includes(text as string);
+              },
+              [await figure.elementHandle(), expected] as const,
+              { timeout: 15_000 },
+            )
+            .then(
+              () => true,
+              () => false,
+            );
     results.push(
-      await figure.evaluate((el) => {
-        const stage = el.querySelector("[data-stage]");
-        const elements = [...(stage?.querySelectorAll("*") ?? [])].filter((e) =>
-          e.localName.startsWith("pi-"),
-        );
-        // Upgraded (defined, with a shadow root) and drawn (its shadow root shows something).
-        const drawn =
-          elements.length > 0 &&
-          elements.every(
-            (e) => customElements.get(e.localName) !== undefined && e.shadowRoot !== null,
-          ) &&
-          elements.some(
-            (e) =>
-              (e.shadowRoot?.textContent ?? "").trim().length > 0 ||
-              e.getBoundingClientRect().height > 20,
+      await figure
+        .evaluate((el) => {
+          const stage = el.querySelector("[data-stage]");
+          const elements = [...(stage?.querySelectorAll("*") ?? [])].filter((e) =>
+            e.localName.startsWith("pi-"),
           );
-        return {
-          name: (el as HTMLElement).dataset.example ?? "",
-          state: (el as HTMLElement).dataset.state ?? "",
-          drawn,
-        };
-      }),
+          // Upgraded (defined, with a shadow root) and drawn (its shadow root shows something).
+          const drawn =
+            elements.length > 0 &&
+            elements.every(
+              (e) => customElements.get(e.localName) !== undefined && e.shadowRoot !== null,
+            ) &&
+            elements.some(
+              (e) =>
+                (e.shadowRoot?.textContent ?? "").trim().length > 0 ||
+                e.getBoundingClientRect().height > 20,
+            );
+          return {
+            name: (el as HTMLElement).dataset.example ?? "",
+            state: (el as HTMLElement).dataset.state ?? "",
+            drawn,
+          };
+        })
+        .then((result) => (shows === undefined ? result : { ...result, shows })),
     );
   }
   return results;
@@ -127,6 +169,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 const pages = pagesWithExamples();
+const THEMING = ["theming", "chat-themed"];
 /** Pages checked in light and dark with axe over their whole content: between them, every example. */
 const FULL = ["/", "/live-examples/", "/guides/theming/", "/elements/pi-chat/"];
 
@@ -139,8 +182,9 @@ test("the live examples page holds every example", () => {
       ].map((m) => m[1]),
     ),
   );
+  // The theming guide's two examples are about tokens, not elements; they stay on that page.
   const missing = [...onPages].filter(
-    (name) => name !== "theming" && !html.includes(`data-example="${name}"`),
+    (name) => !THEMING.includes(name ?? "") && !html.includes(`data-example="${name}"`),
   );
   assert.ok(pages.length >= 18, `only ${pages.length} pages with examples: ${pages.join(" ")}`);
   assert.deepEqual(missing, []);
@@ -151,7 +195,7 @@ async function problemsOf(path: string, scheme: "light" | "dark", axe: boolean):
   const problems: string[] = [];
   const { page, errors } = await open(path, scheme);
   for (const result of await runExamples(page)) {
-    if (result.state !== "ready" || !result.drawn)
+    if (result.state !== "ready" || !result.drawn || result.shows === false)
       problems.push(`${path} ${result.name}: ${JSON.stringify(result)}`);
   }
   if (axe) for (const v of await seriousViolations(page)) problems.push(`${path} axe ${v}`);
@@ -173,4 +217,36 @@ test("every element page's example runs with no error", async () => {
   for (const path of pages.filter((p) => !FULL.includes(p)))
     problems.push(...(await problemsOf(path, "light", false)));
   assert.deepEqual(problems, []);
+});
+
+test("Edit opens the example's code, loaded only then, and Run shows the edited code running", async () => {
+  const { page, errors } = await open("/live-examples/", "light");
+  const figure = page.locator('figure[data-example="markdown"]');
+  await figure.scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    (el) => el?.getAttribute("data-state") === "ready",
+    await figure.elementHandle(),
+  );
+  const loaded = () =>
+    page.evaluate(() =>
+      performance.getEntriesByType("resource").some((r) => /\/editor\.[^/]*\.js$/.test(r.name)),
+    );
+  assert.equal(await loaded(), false, "the editor loaded before Edit was pressed");
+  await figure.getByRole("button", { name: "Edit" }).click();
+  const code = figure.getByLabel("Code (JavaScript)");
+  await code.waitFor();
+  assert.equal(await loaded(), true);
+  await code.fill((await code.inputValue()).replace("## Try me", "## Edited in the docs"));
+  await figure.getByRole("button", { name: "Run" }).click();
+  await page.waitForFunction(
+    (el) =>
+      el?.querySelector("pi-markdown")?.shadowRoot?.textContent?.includes("Edited in the docs"),
+    await figure.elementHandle(),
+  );
+  // A mistake in the code is shown under it, not thrown into the page.
+  await code.fill("stage.append(undefinedThing);");
+  await figure.getByRole("button", { name: "Run" }).click();
+  await figure.getByRole("alert").filter({ hasText: "ReferenceError" }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.context().close();
 });

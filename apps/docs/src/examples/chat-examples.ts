@@ -2,7 +2,7 @@
 import "@pi-kit/elements/define";
 import { createReplayTransport, PiClient } from "@pi-kit/client";
 import type { TranscriptEntry } from "@pi-kit/protocol";
-import { DIALOG_WAITING, TEXT, THINKING, TOOL_DIFF } from "./recordings.ts";
+import { TEXT } from "./recordings.ts";
 import { followSiteTheme } from "./site-theme.ts";
 
 /** One live example: draws itself into `stage`. */
@@ -32,11 +32,5 @@ function chatPlaying(
   };
 }
 
-/** A conversation whose answer starts with thinking (collapsed; open it). */
-export const chatThinking = chatPlaying(THINKING);
 /** An answer streamed at the speed pi sent it. */
 export const chatStreaming = chatPlaying(TEXT, 0.5);
-/** An `edit` tool call shown as pi's numbered diff. */
-export const toolDiff = chatPlaying(TOOL_DIFF);
-/** An extension's question waiting for the reader's answer. */
-export const dialogWaiting = chatPlaying(DIALOG_WAITING);

@@ -32,6 +32,12 @@ export function mountExamples(root: ParentNode): void {
     { rootMargin: "100% 0px" },
   );
   for (const figure of root.querySelectorAll<HTMLElement>("figure[data-example]")) {
-    if (!figure.dataset.state) observer.observe(figure);
+    if (figure.dataset.state) continue;
+    observer.observe(figure);
+    // The editor is loaded on the first click of Edit, never before.
+    const edit = figure.querySelector<HTMLButtonElement>("button[data-edit]");
+    edit?.addEventListener("click", () => {
+      void import("./editor.ts").then((m) => m.toggleEditor(figure, edit));
+    });
   }
 }

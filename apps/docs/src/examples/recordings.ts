@@ -111,6 +111,7 @@ const events: object[] = [
     { type: "message_end", message },
   ]),
   { type: "agent_end", messages: [] },
+  { type: "agent_settled" },
 ];
 
 /** A run with an `edit` tool call whose result carries pi's unified patch. */

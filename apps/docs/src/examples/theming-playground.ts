@@ -4,7 +4,7 @@
  */
 import { TOKENS } from "@pi-kit/elements";
 import type { LiveExample } from "./chat-examples.ts";
-import { toolDiff } from "./chat-examples.ts";
+import { editable } from "./editable.ts";
 
 const dark = (): boolean => document.documentElement.dataset.theme === "dark";
 
@@ -46,6 +46,6 @@ export const themingPlayground: LiveExample = {
     }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
     stage.append(controls, preview, css);
     show();
-    await toolDiff.mount(preview);
+    await editable("tool-diff").mount(preview);
   },
 };

@@ -115,31 +115,6 @@ export const toasts: LiveExample = {
   },
 };
 
-/** Safe markdown: code, tables, lists; raw HTML is shown as text. */
-export const markdown: LiveExample = {
-  async mount(stage) {
-    const el = document.createElement("pi-markdown");
-    followSiteTheme(el);
-    el.text = [
-      "## Release notes",
-      "",
-      "1. `--format` accepts `json`",
-      "2. The login cookie is sent again",
-      "",
-      "| package | version |",
-      "| --- | --- |",
-      "| `@pi-kit/client` | 0.1.0 |",
-      "",
-      "```ts",
-      'const client = await PiClient.connect(transport, { capabilities: "1" });',
-      "```",
-      "",
-      "<script>alert('shown as text')</script>",
-    ].join("\n");
-    stage.append(el);
-  },
-};
-
 /** A provider handing one client to a model picker and session stats below it. */
 export const provider: LiveExample = {
   async mount(stage) {
