@@ -61,15 +61,28 @@ test("session-connections: a joining connection hears who controls, then the not
   });
   assert.equal(first.records[3]?.id, "d-1");
 
-  // The notice is the first connection's alone; the one already there hears who joined.
+  // Until pi starts another run, a joining connection hears the notice too (the first one may
+  // have been a client that gave up); the one already there hears who joined.
   const second = connection(2);
   connections.attach(second.socket);
   assert.deepEqual(second.types(), [
     "bridge_control",
+    "extension_ui_request",
     "bridge_run_snapshot",
     "extension_ui_request",
   ]);
+  assert.equal(second.records[1]?.id, "n-1");
   assert.equal(first.records.at(-1)?.viewers, 2);
+
+  // Once pi has started a run after the notice went out, it is old news.
+  run.observe('{"type":"agent_start"}');
+  const third = connection(3);
+  connections.attach(third.socket);
+  assert.deepEqual(third.types(), [
+    "bridge_control",
+    "bridge_run_snapshot",
+    "extension_ui_request",
+  ]);
 });
 
 test("session-connections: with no run and no dialogs, a joining connection only hears who controls", () => {

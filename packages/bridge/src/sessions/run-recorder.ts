@@ -49,6 +49,12 @@ export class RunRecorder {
   /** pi 1.x's latest usage of the message, as JSON text: read only for a snapshot. */
   #usage: string | undefined;
   readonly #tools = new Map<string, RunningTool>();
+  #runsStarted = 0;
+
+  /** How many runs pi has started (its `agent_start` records) since the session began. */
+  get runsStarted(): number {
+    return this.#runsStarted;
+  }
 
   /**
    * Reads one record pi wrote (every one, in order, attached or not); `type` is its type when the
@@ -73,6 +79,7 @@ export class RunRecorder {
       case "agent_start":
         this.clear();
         this.#agentStart = line;
+        this.#runsStarted++;
         return;
       // pi 1.x ends a run with `agent_settled`, which always follows `agent_end`.
       case "agent_end":

@@ -11,7 +11,12 @@ import type { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { SessionControl } from "./session-control.ts";
 
-/** The bridge's warning about how the session started, shown to the first connection only. */
+/**
+ * The bridge's warning about how the session started, shown to every connection that attaches
+ * until pi starts a run after it was first sent: not to the first connection only, since that
+ * one can be a client that has already given up (a handshake it timed out, a socket that drops
+ * at once) and the notice would then reach no one.
+ */
 export interface StartNotice {
   /** The notice's record id (the bridge's own, so no client can pass for it). */
   readonly id: string;
@@ -25,8 +30,10 @@ export class SessionConnections {
   readonly #run: RunRecorder;
   readonly #dialogs: PendingDialogs;
   readonly #ui: RetainedUi;
-  /** The notice record, until a connection has had it. */
+  /** The notice record, until pi starts a run after a connection had it. */
   #notice: string | undefined;
+  /** {@link RunRecorder.runsStarted} when the notice was first sent. */
+  #runsAtNotice: number | undefined;
   #detachedAt = performance.now();
 
   constructor(run: RunRecorder, dialogs: PendingDialogs, ui: RetainedUi, notice?: StartNotice) {
@@ -56,14 +63,15 @@ export class SessionConnections {
 
   /**
    * Attaches a connection: it learns who controls (and so do the others), then gets the notice
-   * if no connection had it yet, the statuses, widgets and title pi set, the run in progress so
+   * unless pi has started a run since a connection first had it, the statuses, widgets and title pi set, the run in progress so
    * far and the dialogs pi still waits on.
    */
   attach(connection: SessionConnection): void {
     this.control.attach(connection);
     if (this.#notice !== undefined) {
-      connection.send(this.#notice);
-      this.#notice = undefined;
+      this.#runsAtNotice ??= this.#run.runsStarted;
+      if (this.#run.runsStarted > this.#runsAtNotice) this.#notice = undefined;
+      else connection.send(this.#notice);
     }
     for (const line of this.#ui.replay()) connection.send(line);
     // Before the dialogs: a dialog a tool's hook opened belongs to the run it joins.
