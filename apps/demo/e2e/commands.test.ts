@@ -19,7 +19,8 @@ test("an extension command typed during a run runs at once", async () => {
   const page = await h.newPage({ session: "commands" });
   await connected(page);
   const composer = page.locator("pi-chat textarea");
-  await composer.fill("[[slow 150ms x 100]]");
+  // Long enough (60 s) to be still streaming however loaded the machine is.
+  await composer.fill("[[slow 150ms x 400]]");
   await composer.press("Enter");
   await chat(page)
     .getByText(/tick 3/)
@@ -33,5 +34,9 @@ test("an extension command typed during a run runs at once", async () => {
   await dialog.getByRole("button", { name: "Yes" }).click();
   await chat(page).getByText("confirm: yes").first().waitFor();
   await chat(page).getByRole("button", { name: "Stop" }).click();
+  await chat(page)
+    .getByText(/aborted/i)
+    .first()
+    .waitFor();
   await page.close();
 });
