@@ -19,7 +19,7 @@ export const DIALOG_WAITING = ((): TranscriptEntry[] => {
 
 const PATCH = `--- src/login.ts
 +++ src/login.ts
-@@ -12,6 +12,7 @@
+@@ -12,7 +12,8 @@
  export async function login(user: string, password: string): Promise<Session> {
    const response = await fetch("/api/login", {
      method: "POST",
