@@ -20,6 +20,7 @@ export default defineConfig({
         { label: "Start here", items: ["getting-started", "live-examples"] },
         { label: "Guides", items: [{ autogenerate: { directory: "guides" } }] },
         { label: "Elements", items: [{ autogenerate: { directory: "elements" } }] },
+        { label: "API", items: [{ autogenerate: { directory: "api" } }] },
       ],
     }),
   ],

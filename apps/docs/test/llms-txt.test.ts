@@ -15,7 +15,12 @@ test("llms.txt links a Markdown copy of every page, elements included", () => {
   for (const { tagName } of manifestElements()) {
     assert.ok(linked.includes(`elements/${tagName}.md`), `llms.txt does not list ${tagName}`);
   }
-  for (const page of ["getting-started.md", "live-examples.md", "guides/theming.md"]) {
+  for (const page of [
+    "getting-started.md",
+    "live-examples.md",
+    "guides/theming.md",
+    "api/client.md",
+  ]) {
     assert.ok(linked.includes(page), `llms.txt does not list ${page}`);
   }
   const missing = linked.filter((path) => !existsSync(join(dist, path)));

@@ -12,11 +12,12 @@ import { test } from "node:test";
 const docs = new URL("../src/content/docs/", import.meta.url).pathname;
 const out = new URL("../.tmp/snippets/", import.meta.url).pathname;
 
-/** The hand-written pages (the generated element pages are not). */
+/** The hand-written pages (the generated element and API pages are not). */
 function pages(dir = docs): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = join(dir, name);
-    if (statSync(file).isDirectory()) return name === "elements" ? [] : pages(file);
+    if (statSync(file).isDirectory())
+      return name === "elements" || name === "api" ? [] : pages(file);
     return /\.mdx?$/.test(name) ? [file] : [];
   });
 }

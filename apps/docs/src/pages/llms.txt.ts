@@ -25,6 +25,10 @@ export const GET: APIRoute = async ({ site }) => {
       "Elements",
       pages.filter((p) => p.id.startsWith("elements/")),
     ),
+    ...section(
+      "API",
+      pages.filter((p) => p.id.startsWith("api/")),
+    ),
   ];
   return new Response(`${body.join("\n")}\n`, {
     headers: { "content-type": "text/plain; charset=utf-8" },
