@@ -17,3 +17,4 @@ import "./define.ts";
 
 export { createWebSocketTransport, PiClient, PiClientError } from "@pi-kit/client";
 export * from "./index.ts";
+export * from "./locales.ts";

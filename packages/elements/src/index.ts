@@ -68,14 +68,7 @@ export {
   PiSendEvent,
   type SendMode,
 } from "./internal/events.ts";
-export {
-  BUILT_IN_STRINGS,
-  en,
-  format,
-  type PiStrings,
-  stringsFor,
-  zhCN,
-} from "./internal/i18n/i18n.ts";
+export { en, format, type PiStrings } from "./internal/i18n/i18n.ts";
 export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown/markdown.ts";
 export { loadMarkdown } from "./internal/markdown/markdown-loader.ts";
 export type {

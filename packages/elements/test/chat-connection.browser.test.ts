@@ -8,7 +8,8 @@
 import { expect, fixture, html, oneEvent } from "@open-wc/testing";
 import "../src/define.ts";
 import type { PiClientError } from "@pi-kit/client";
-import { en, type PiChat, type PiErrorEvent, zhCN } from "../src/index.ts";
+import { en, type PiChat, type PiErrorEvent } from "../src/index.ts";
+import { zhCN } from "../src/locales.ts";
 
 interface BridgeInfo {
   readonly wsBase: string;

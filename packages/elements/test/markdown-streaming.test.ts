@@ -1,11 +1,12 @@
 import { expect, fixture, html } from "@open-wc/testing";
 import fc from "fast-check";
 import "../src/define.ts";
-import { loadMarkdown, type PiCopyEvent, type PiMarkdown, zhCN } from "../src/index.ts";
+import { loadMarkdown, type PiCopyEvent, type PiMarkdown } from "../src/index.ts";
 import { HARD, inlineChunks, SOFT } from "../src/internal/markdown/inline-chunks.ts";
 import { MarkdownBlocks } from "../src/internal/markdown/markdown-blocks.ts";
 import { loadCompletion } from "../src/internal/markdown/markdown-loader.ts";
 import { hostAllowed } from "../src/internal/markdown/remote-images.ts";
+import { zhCN } from "../src/locales.ts";
 
 before(() => loadMarkdown());
 

@@ -1,7 +1,8 @@
 import { expect, fixture, html, waitUntil } from "@open-wc/testing";
 import type { PiClient } from "@pi-kit/client";
 import "../src/define.ts";
-import { type PiChat, RunNotifier, zhCN } from "../src/index.ts";
+import { type PiChat, RunNotifier } from "../src/index.ts";
+import { zhCN } from "../src/locales.ts";
 import { answerOf } from "./helpers.ts";
 import { connect, type FakePi } from "./ui-helpers.ts";
 

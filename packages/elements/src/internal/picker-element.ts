@@ -31,6 +31,11 @@ export class PickerElement extends LitElement {
    * @internal
    */
   protected readonly locale = new LocaleController(this);
+
+  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.locale.schedule(() => super.scheduleUpdate());
+  }
   readonly #typeahead = new Typeahead();
 
   /**

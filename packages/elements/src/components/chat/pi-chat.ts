@@ -224,6 +224,11 @@ export class PiChat extends LitElement {
     this.pinned = pinned;
   });
   readonly #locale = new LocaleController(this);
+
+  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.#locale.schedule(() => super.scheduleUpdate());
+  }
   #announcement = "";
   #wasRunning = false;
   #editorText: string | undefined;

@@ -129,6 +129,11 @@ export class PiDialog extends LitElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #locale = new LocaleController(this);
 
+  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.#locale.schedule(() => super.scheduleUpdate());
+  }
+
   constructor() {
     super();
     this.passive = false;

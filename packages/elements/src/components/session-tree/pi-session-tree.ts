@@ -124,6 +124,11 @@ export class PiSessionTree extends LitElement {
   #focusPending: "confirm" | "tree" | undefined;
   readonly #locale = new LocaleController(this);
 
+  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.#locale.schedule(() => super.scheduleUpdate());
+  }
+
   constructor() {
     super();
     this.busy = false;

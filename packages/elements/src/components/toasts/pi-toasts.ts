@@ -115,6 +115,11 @@ export class PiToasts extends LitElement {
   #focused = false;
   readonly #locale = new LocaleController(this);
 
+  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    return this.#locale.schedule(() => super.scheduleUpdate());
+  }
+
   constructor() {
     super();
     this.duration = 5000;

@@ -1,5 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { type PiStrings, resolveLang, stringsFor } from "../i18n/i18n.ts";
+import { builtInStrings } from "../i18n/built-in-strings.ts";
+import { type PiStrings, resolveLang } from "../i18n/i18n.ts";
 
 /** An element whose language follows its `lang` (or an ancestor's) and which takes string overrides. */
 export interface LocaleHost extends ReactiveControllerHost, HTMLElement {
@@ -30,13 +31,16 @@ function watch(host: HTMLElement): void {
 /**
  * The strings of an element in its current language: its own `lang`, else the nearest ancestor's
  * across shadow roots, with its `strings` overrides on top. Switching `lang` anywhere above the
- * element re-renders it at once, with no reload and no wiring.
+ * element re-renders it at once, with no reload and no wiring; a language whose table is not
+ * loaded yet is rendered once it is (see {@link LocaleController.schedule}).
  */
 export class LocaleController implements ReactiveController {
   readonly #host: LocaleHost;
   #lang = "";
   #overrides: Partial<PiStrings> | undefined;
-  #strings: PiStrings = stringsFor("en");
+  #strings: PiStrings = builtInStrings("en").strings;
+  /** Settles when the table of the language in effect has loaded, while it has not. */
+  #ready: Promise<void> | undefined;
 
   constructor(host: LocaleHost) {
     this.#host = host;
@@ -53,6 +57,17 @@ export class LocaleController implements ReactiveController {
   get strings(): PiStrings {
     this.#resolve();
     return this.#strings;
+  }
+
+  /**
+   * Runs the host's `update` now, or once the table of its language has loaded: a host calls it
+   * from `scheduleUpdate()`, so its first render in a language that loads is already in it (no
+   * flash of English) and `updateComplete` waits for it.
+   */
+  schedule(update: () => void | Promise<unknown>): void | Promise<unknown> {
+    this.#resolve();
+    const ready = this.#ready;
+    return ready === undefined ? update() : ready.then(update);
   }
 
   /** Asks the host to update when its language changed. */
@@ -76,6 +91,15 @@ export class LocaleController implements ReactiveController {
     if (lang === this.#lang && overrides === this.#overrides) return;
     this.#lang = lang;
     this.#overrides = overrides;
-    this.#strings = stringsFor(lang, overrides);
+    const { strings, ready } = builtInStrings(lang);
+    this.#strings = overrides === undefined ? strings : { ...strings, ...overrides };
+    this.#ready = ready;
+    // Once a table that was loading arrives, the next read picks it up.
+    void ready?.then(() => {
+      if (this.#lang !== lang) return;
+      this.#lang = "";
+      this.#ready = undefined;
+      this.#host.requestUpdate();
+    });
   }
 }

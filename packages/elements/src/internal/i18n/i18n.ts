@@ -2,26 +2,12 @@
  * Translatable strings: one typed table per language (English and Simplified Chinese built in, one
  * file each under `locales/`), chosen per element from its `lang` or its nearest ancestor's, with
  * per-element overrides. There is no global registry: two chats on one page can speak different
- * languages.
+ * languages. This module holds what every element needs; the tables other than English load when
+ * first shown (`built-in-strings.ts`), or all at once from `all-strings.ts`.
  */
 
-import { en } from "./locales/en.ts";
-import { zhCN } from "./locales/zh-CN.ts";
-import type { PiStrings } from "./pi-strings.ts";
-
 export { en } from "./locales/en.ts";
-export { zhCN } from "./locales/zh-CN.ts";
 export type { PiStrings } from "./pi-strings.ts";
-
-/** The built-in tables by BCP 47 tag. */
-export const BUILT_IN_STRINGS: Readonly<Record<string, PiStrings>> = { en, "zh-CN": zhCN };
-
-/** Picks the built-in table for a language tag: exact, then by primary subtag, else English. */
-export function stringsFor(lang: string | undefined, overrides?: Partial<PiStrings>): PiStrings {
-  const tag = (lang ?? "").toLowerCase();
-  const base = tag.startsWith("zh") ? zhCN : en;
-  return overrides === undefined ? base : { ...base, ...overrides };
-}
 
 /** The language that applies to an element: its own `lang`, else the nearest ancestor's, across shadow roots. */
 export function resolveLang(element: Element): string {

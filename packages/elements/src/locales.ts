@@ -1,0 +1,14 @@
+/**
+ * @module
+ * The built-in string tables, all at once: `en`, `zhCN`, `BUILT_IN_STRINGS` and `stringsFor`.
+ * The elements need none of this: they load a language's table the first time they show it, so
+ * a page pays for the languages it shows. Import from here to read or extend a table yourself.
+ *
+ * @example
+ * ```ts
+ * import { zhCN } from "@pi-kit/elements/locales";
+ * chat.strings = { ...zhCN, send: "发" };
+ * ```
+ */
+export { BUILT_IN_STRINGS, stringsFor, zhCN } from "./internal/i18n/all-strings.ts";
+export { en, format, type PiStrings } from "./internal/i18n/i18n.ts";
