@@ -1,13 +1,17 @@
 /**
- * Chromium's row of the bridge's runtime matrix: `@pi-kit/client` on the browser's `WebSocket`
- * against the bridge CLI on Node, Deno and Bun, each behind a proxy that drops a connection in the
- * middle of an answer. Per runtime: a wrong token refused with 4401 `wrong_token`, a prompt round
- * trip, and a reconnect mid-answer that ends with the whole answer, shown once. The bridges come
+ * Chromium's row of the bridge's runtime matrix: `<pi-chat>` on `@pi-kit/client` over the
+ * browser's `WebSocket` against the bridge CLI on Node, Deno and Bun, each behind a proxy that
+ * drops a connection in the middle of an answer. Per runtime: a wrong token refused with 4401
+ * `wrong_token`, a prompt round trip, and a reconnect mid-answer that ends with the whole answer,
+ * in the session and on screen, once. The bridges come
  * from the client's WTR plugin (`matrix` in `/__pi-kit-bridge.json`), so this runs only under the
  * client's wtr-bridge config.
  */
 import { expect } from "@open-wc/testing";
 import { createWebSocketTransport, PiClient, PiClientError } from "@pi-kit/client";
+import "../src/define.ts";
+import type { PiChat } from "../src/index.ts";
+import { deepText } from "./helpers.ts";
 
 interface MatrixBridge {
   readonly runtime: string;
@@ -22,6 +26,17 @@ const matrix: readonly MatrixBridge[] | undefined = await fetch("/__pi-kit-bridg
 
 const reconnect = { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 100 };
 const TICKS = Array.from({ length: 12 }, (_, i) => `tick ${i + 1}`).join(" ");
+
+/** How often `needle` is in the chat's rendered transcript, once it is there (45 s at most). */
+async function shownTimes(chat: PiChat, needle: string): Promise<number> {
+  const deadline = performance.now() + 45_000;
+  for (;;) {
+    await chat.updateComplete;
+    const count = deepText(chat.shadowRoot as ShadowRoot).split(needle).length - 1;
+    if (count > 0 || performance.now() > deadline) return count;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+}
 
 describe("runtime matrix (Chromium, the bridge CLI on Node, Deno and Bun)", () => {
   it("has the three bridges", () => {
@@ -47,6 +62,9 @@ describe("runtime matrix (Chromium, the bridge CLI on Node, Deno and Bun)", () =
       const states: string[] = [];
       transport.addEventListener("statechange", () => states.push(transport.state.status));
       const client = await PiClient.connect(transport, { resync: true });
+      const chat = document.createElement("pi-chat") as PiChat;
+      document.body.append(chat);
+      chat.client = client;
       try {
         await client.promptAndWait("[[text matrix round trip ok]]", { settleTimeoutMs: 60_000 });
         expect(await client.getLastAssistantText()).to.equal("matrix round trip ok");
@@ -60,7 +78,9 @@ describe("runtime matrix (Chromium, the bridge CLI on Node, Deno and Bun)", () =
             (m) => m.role === "assistant" && JSON.stringify(m.content).includes("tick 1 "),
           );
         expect(shown.length).to.equal(1);
+        expect(await shownTimes(chat, "tick 12")).to.equal(1);
       } finally {
+        chat.remove();
         await client.close();
       }
     });
