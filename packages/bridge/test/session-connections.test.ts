@@ -168,8 +168,10 @@ test("session-connections: closing all closes every connection with the code and
 test("session-connections: a joining connection gets the statuses, widgets and title pi set, not the cleared ones", () => {
   const ui = new RetainedUi();
   const connections = new SessionConnections(new RunRecorder(), new PendingDialogs(8), ui);
-  const set = (record: Rec) =>
-    ui.observe(JSON.stringify({ type: "extension_ui_request", ...record }));
+  const set = (record: Rec) => {
+    const request = { type: "extension_ui_request", ...record };
+    ui.observe(JSON.stringify(request), request);
+  };
   set({ id: "s-1", method: "setStatus", statusKey: "pi-kit-permissions", statusText: "ask" });
   set({ id: "s-2", method: "setStatus", statusKey: "pi-kit-permissions", statusText: "full" });
   set({ id: "s-3", method: "setStatus", statusKey: "gone", statusText: "x" });

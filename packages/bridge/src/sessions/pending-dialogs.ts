@@ -35,16 +35,8 @@ export class PendingDialogs {
     }
   }
 
-  /** Reads an `extension_ui_request` record pi wrote, and remembers it when it opens a dialog. */
-  observe(line: string): void {
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (typeof record !== "object" || record === null) return;
-    const request = record as Record<string, unknown>;
+  /** Reads an `extension_ui_request` pi wrote, and remembers it when it opens a dialog. */
+  observe(request: Record<string, unknown>): void {
     if (request.type === "extension_ui_request" && isDialogMethod(request.method))
       this.add(request);
   }

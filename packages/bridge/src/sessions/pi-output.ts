@@ -148,10 +148,14 @@ export class PiOutput {
           // Not JSON: the client's framer reports it.
         }
         return;
-      case "extension_ui_request":
-        this.#parts.dialogs.observe(line);
-        this.#parts.ui.observe(line);
+      case "extension_ui_request": {
+        // Parsed once for both: the dialogs pi waits on, and the state it set.
+        const request = parseObject(line);
+        if (request === undefined) return;
+        this.#parts.dialogs.observe(request);
+        this.#parts.ui.observe(line, request);
         return;
+      }
       case "response": {
         const moved = sessionSwitch(line);
         if (moved === undefined) return;
@@ -162,5 +166,17 @@ export class PiOutput {
         this.#parts.file.moved(moved === "forked", this.#parts.getState);
       }
     }
+  }
+}
+
+/** `line` parsed, when it is a JSON object (the client's framer reports anything else). */
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

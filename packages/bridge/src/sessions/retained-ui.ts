@@ -10,19 +10,12 @@ export class RetainedUi {
   /** Latest record per `method:key`, in the order they were first set. */
   readonly #records = new Map<string, string>();
 
-  /** Reads an `extension_ui_request` record pi wrote; keeps it when it sets retained state. */
-  observe(line: string): void {
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (typeof record !== "object" || record === null) return;
-    const { method, statusKey, statusText, widgetKey, widgetLines } = record as Record<
-      string,
-      unknown
-    >;
+  /**
+   * Reads an `extension_ui_request` pi wrote (its `line`, and the `request` parsed from it); keeps
+   * the line when it sets retained state.
+   */
+  observe(line: string, request: Readonly<Record<string, unknown>>): void {
+    const { method, statusKey, statusText, widgetKey, widgetLines } = request;
     // A clear arrives as a missing text (JSON drops undefined): forget the key.
     if (method === "setStatus" && typeof statusKey === "string")
       this.#keep(`status:${statusKey}`, statusText === undefined ? undefined : line);
