@@ -125,7 +125,7 @@ export class PiSessionTree extends LitElement {
   readonly #locale = new LocaleController(this);
 
   /** The first render in a language whose table still loads waits for it (no flash of English). */
-  protected override scheduleUpdate(): void | Promise<unknown> {
+  protected override scheduleUpdate(): Promise<unknown> | undefined {
     return this.#locale.schedule(() => super.scheduleUpdate());
   }
 

@@ -64,10 +64,12 @@ export class LocaleController implements ReactiveController {
    * from `scheduleUpdate()`, so its first render in a language that loads is already in it (no
    * flash of English) and `updateComplete` waits for it.
    */
-  schedule(update: () => void | Promise<unknown>): void | Promise<unknown> {
+  schedule(update: () => unknown): Promise<unknown> | undefined {
     this.#resolve();
     const ready = this.#ready;
-    return ready === undefined ? update() : ready.then(update);
+    if (ready !== undefined) return ready.then(update);
+    const result = update();
+    return result instanceof Promise ? result : undefined;
   }
 
   /** Asks the host to update when its language changed. */
