@@ -6,7 +6,6 @@
  */
 import type { ConnectionState, SessionSummary, TransportCloseInfo } from "@pi-kit/client";
 import {
-  format,
   type PiChat,
   type PiErrorEvent,
   type PiForkedEvent,
@@ -45,8 +44,9 @@ import {
   sessionInLocation,
   showSessionInLocation,
 } from "./session-location.ts";
-import { suggestionsFor } from "./suggestions.ts";
+import { sessionPanel } from "./session-panel.ts";
 import { tokenScreen } from "./token-screen.ts";
+import { welcomeView } from "./welcome-view.ts";
 
 const LAST_SESSION_KEY = "pi-kit-demo:session";
 /** How long the restart notice stays on a visible page: long enough to read one line. */
@@ -547,10 +547,27 @@ export class DemoApp extends LitElement {
             notify
             lang=${lang}
           >
-            ${this.#welcome()}
+            ${welcomeView({
+              config: this.config,
+              lang: this.preferences.lang,
+              strings: this.#t,
+              send: (prompt) => void this.#chat?.send(prompt),
+            })}
           </pi-chat>
         </main>
-        ${panel ? this.#panel() : nothing}
+        ${
+          panel
+            ? sessionPanel({
+                lang: this.preferences.lang,
+                strings: this.#t,
+                forks: this.#openForks(),
+                internalNotices: this.preferences.internalNotices,
+                forked: (event) => this.#forked(event),
+                close: () => this.#setPreferences({ panel: false }),
+                showInternalNotices: (show) => this.#setPreferences({ internalNotices: show }),
+              })
+            : nothing
+        }
       </pi-provider>
     `;
   }
@@ -563,72 +580,9 @@ export class DemoApp extends LitElement {
     return this.titleLooked === this.#name ? this.#t.untitled : undefined;
   }
 
-  #panel(): unknown {
-    const t = this.#t;
-    const lang = this.preferences.lang;
-    // The fork picker and the tree both branch, and hand back the message for the composer.
-    return html`<aside id="panel" class="panel" aria-labelledby="panel-title" @pi-forked=${this.#forked}>
-      <div class="panel-head">
-        <h2 id="panel-title">${t.panelTitle}</h2>
-        <button class="icon-button" aria-label=${t.closePanel} @click=${() => this.#setPreferences({ panel: false })}>
-          ${icons.close}
-        </button>
-      </div>
-      <section aria-labelledby="stats-title">
-        <h3 id="stats-title">${t.stats}</h3>
-        <pi-session-stats lang=${lang}></pi-session-stats>
-      </section>
-      <section aria-labelledby="fork-title">
-        <h3 id="fork-title">${t.fork}</h3>
-        <pi-fork-picker lang=${lang}></pi-fork-picker>
-      </section>
-      <section aria-labelledby="tree-title">
-        <h3 id="tree-title">${t.tree}</h3>
-        <pi-session-tree lang=${lang} .forks=${this.#openForks()}></pi-session-tree>
-      </section>
-      <label class="switch">
-        <input
-          type="checkbox"
-          .checked=${this.preferences.internalNotices}
-          @change=${(e: Event) => this.#setPreferences({ internalNotices: (e.target as HTMLInputElement).checked })}
-        />
-        <span>${t.showInternal}</span>
-      </label>
-    </aside>`;
-  }
-
   /** The open conversation's session files, for the tree to list its other versions. */
   #openForks(): SessionSummary["forks"] {
     return this.summary?.name === this.#name ? this.summary?.forks : undefined;
-  }
-
-  #welcome(): unknown {
-    const t = this.#t;
-    const config = this.config;
-    if (config === undefined) return nothing;
-    const lead = config.scripted
-      ? t.welcomeScripted
-      : format(t.welcomeModel, { model: config.label });
-    return html`<div slot="empty" class="welcome">
-      <span class="logo large" aria-hidden="true">π</span>
-      <h2>${t.welcome}</h2>
-      <p>${lead}</p>
-      <ul class="suggestions">
-        ${suggestionsFor(config.scripted, this.preferences.lang).map(
-          (s) => html`<li>
-            <button class="suggestion" @click=${() => void this.#chat?.send(s.prompt)}>
-              <span class="suggestion-title">${s.title}</span>
-              ${
-                // A slash command is shown as code; a prompt as the words it sends.
-                s.prompt.startsWith("/")
-                  ? html`<code class="suggestion-prompt">${s.prompt}</code>`
-                  : html`<span class="suggestion-prompt">${s.prompt}</span>`
-              }
-            </button>
-          </li>`,
-        )}
-      </ul>
-    </div>`;
   }
 }
 
