@@ -96,10 +96,17 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   readonly #backoff: Backoff;
   readonly #connectTimeoutMs: number;
   /**
-   * The keepalive window the last socket's bridge announced: a handshake that takes longer is
-   * as dead as a socket silent that long (a frozen node behind a proxy accepts and never answers).
+   * The keepalive window the last socket's bridge announced: after a socket was dropped for
+   * silence, a handshake that takes longer is as dead as a socket silent that long (a frozen node
+   * behind a proxy accepts and never answers).
    */
   #keepaliveWindowMs: number | undefined;
+  /**
+   * A socket was dropped for silence and none has opened since. Only then is a handshake held to
+   * the keepalive window: otherwise a slow but live one (a takeover that waits for a lease and
+   * starts pi) would be given up again and again.
+   */
+  #afterSilence = false;
   readonly #maxRecordBytes: number | undefined;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = (): void => void this.close();
@@ -350,7 +357,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     });
     const connectTimeoutMs = Math.min(
       this.#connectTimeoutMs,
-      this.#keepaliveWindowMs ?? Number.POSITIVE_INFINITY,
+      (this.#afterSilence ? this.#keepaliveWindowMs : undefined) ?? Number.POSITIVE_INFINITY,
     );
     this.#openTimer = setTimeout(() => {
       this.#openTimer = undefined;
@@ -361,6 +368,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     let opened = false;
     const keepalive = new KeepaliveWatch((silentMs) => {
       if (this.#socket !== socket) return;
+      this.#afterSilence = true;
       this.#detach(socket, 1000, "keepalive");
       this.#dropped({
         code: 1006,
@@ -370,6 +378,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     socket.addEventListener("open", () => {
       if (this.#socket !== socket) return;
       opened = true;
+      this.#afterSilence = false;
       this.#clearOpenTimer();
       this.#generation++;
       this.#openedAt = Date.now();
