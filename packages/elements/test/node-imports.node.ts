@@ -79,6 +79,7 @@ test("the package's entries are the ones the README's In Node section covers", (
     [
       "@pi-kit/elements",
       "@pi-kit/elements/define",
+      "@pi-kit/elements/locales",
       "@pi-kit/elements/custom-elements.json",
       "@pi-kit/elements/bundle",
       "@pi-kit/elements/jsx",
@@ -106,6 +107,19 @@ for (const specifier of ["@pi-kit/elements/define", "@pi-kit/elements/bundle"])
     assert.deepEqual(effects.dom, []);
     assert.equal(effects.rendering, "ReferenceError: document is not defined");
   });
+
+test("@pi-kit/elements/locales exports the string tables, registers no tag, and brings no DOM", () => {
+  const effects = importInNode("@pi-kit/elements/locales");
+  assert.deepEqual(effects.tags, []);
+  assert.deepEqual(effects.dom, []);
+  assert.deepEqual(effects.exports.sort(), [
+    "BUILT_IN_STRINGS",
+    "en",
+    "format",
+    "stringsFor",
+    "zhCN",
+  ]);
+});
 
 test("@pi-kit/elements/bundle exports the client with the elements in Node too", () => {
   const { exports } = importInNode("@pi-kit/elements/bundle");
