@@ -4,13 +4,22 @@
  * handling, over pluggable transports.
  */
 
-// The history API's bodies are the bridge protocol's; a history's users name them from here.
+// The history and changes APIs' bodies are the bridge protocol's; their users name them from here.
 export type {
+  ChangeSet,
+  CheckpointSummary,
+  FileChange,
+  FileChangeStatus,
+  FileDiff,
   SessionFork,
   SessionPage,
   SessionSummary,
   StoredSessionState,
 } from "@pi-kit/protocol/bridge";
+export type {
+  WorkspaceChanges,
+  WorkspaceChangesCallOptions,
+} from "./checkpoints/workspace-changes.ts";
 export type { PiCapabilities, PiVersionLine } from "./client/capabilities.ts";
 export type {
   ClientEvent,

@@ -13,7 +13,10 @@
  */
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { CheckpointSummary, FileChange, FileChangeStatus } from "@pi-kit/protocol/bridge";
 import { type ShadowGit, shadowGit } from "./git-command.ts";
+
+export type { FileChange, FileChangeStatus };
 
 /** Options of {@link Checkpoints.open}. */
 export interface CheckpointsOptions {
@@ -28,32 +31,7 @@ export interface CheckpointsOptions {
 }
 
 /** One checkpoint: a snapshot of the workspace. */
-export interface Checkpoint {
-  /** The snapshot's id (a git commit id of the shadow repository). */
-  readonly id: string;
-  /** What it marks, for example `session start` or `run 3`. */
-  readonly label: string;
-  /** When it was taken (epoch milliseconds). */
-  readonly createdAt: number;
-}
-
-/** How a file changed since a checkpoint. */
-export type FileChangeStatus = "added" | "modified" | "deleted" | "renamed";
-
-/** One file changed since a checkpoint. */
-export interface FileChange {
-  /** The path now (relative to the workspace, `/`-separated); for a deleted file, where it was. */
-  readonly path: string;
-  /** Where a renamed file was. */
-  readonly oldPath?: string;
-  readonly status: FileChangeStatus;
-  /** Lines added (0 for a binary file). */
-  readonly additions: number;
-  /** Lines removed (0 for a binary file). */
-  readonly deletions: number;
-  /** Whether git sees the file as binary (no line counts, no text diff). */
-  readonly binary: boolean;
-}
+export type Checkpoint = CheckpointSummary;
 
 const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const REF_PREFIX = "refs/pi-kit/checkpoints/";

@@ -4,6 +4,14 @@
  * (subprotocols, close codes and reasons, error codes, the `bridge_*` records, the history API's
  * bodies). See docs/bridge-protocol.md and `bridge-schema.json`.
  */
+export type {
+  ChangeSet,
+  CheckpointList,
+  CheckpointSummary,
+  FileChange,
+  FileChangeStatus,
+  FileDiff,
+} from "./changes.ts";
 export { BridgeCloseCode } from "./close-codes.ts";
 export {
   type BridgeCloseReason,
