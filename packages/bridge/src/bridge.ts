@@ -3,6 +3,7 @@
  * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
  */
 
+import { CONTROLLER_CONNECTION_HEADER } from "@pi-kit/protocol/bridge";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./bridge-options.ts";
@@ -124,7 +125,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     cors({
       origin: (origin) => (originAllowed(origin) ? origin : null),
       allowMethods: ["GET", "POST", "PATCH", "DELETE"],
-      allowHeaders: ["Authorization", "Content-Type"],
+      allowHeaders: ["Authorization", "Content-Type", CONTROLLER_CONNECTION_HEADER],
       maxAge: 600,
     }),
   );

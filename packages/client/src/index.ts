@@ -16,6 +16,10 @@ export type {
   SessionSummary,
   StoredSessionState,
 } from "@pi-kit/protocol/bridge";
+export {
+  BridgeWorkspaceChanges,
+  type BridgeWorkspaceChangesOptions,
+} from "./checkpoints/bridge-workspace-changes.ts";
 export type {
   WorkspaceChanges,
   WorkspaceChangesCallOptions,

@@ -32,7 +32,7 @@ const SCHEMAS = [
     entry: "src/bridge/index.ts",
     title: "pi-kit bridge protocol",
     description:
-      "What @pi-kit/bridge adds to pi's RPC records (see schema.json for those): the `bridge_*` records on a session's WebSocket, the JSON reason of its close frames, the body of its HTTP errors, and the bodies of its history API. Generated from @pi-kit/protocol's TypeScript types; validate against `#/definitions/<Type>` (the root accepts any of the roots). The protocol is described in docs/bridge-protocol.md.",
+      "What @pi-kit/bridge adds to pi's RPC records (see schema.json for those): the `bridge_*` records on a session's WebSocket, the JSON reason of its close frames, the body of its HTTP errors, and the bodies of its history and changes APIs. Generated from @pi-kit/protocol's TypeScript types; validate against `#/definitions/<Type>` (the root accepts any of the roots). The protocol is described in docs/bridge-protocol.md.",
     // What travels on the socket either way, and what the HTTP API and close frames carry.
     roots: {
       BridgeRecord:
@@ -45,6 +45,12 @@ const SCHEMAS = [
       BridgeErrorBody: "The body of every error answer of the HTTP API.",
       SessionPage: "One page of the history: `GET /api/sessions`.",
       SessionSummary: "One session, as `{session}` answers of the history API carry it.",
+      CheckpointList: "A session's checkpoints: `GET /api/sessions/{name}/checkpoints`.",
+      ChangeSet:
+        "The files changed since a checkpoint: `GET …/changes`, and the answer of a revert or restore.",
+      FileDiff: "One file's diff since a checkpoint: `GET …/changes/diff`.",
+      RevertFileBody: "The body of `POST …/changes/revert`.",
+      FileSearchPage: "One page of a workspace file search: `GET /api/sessions/{name}/files`.",
     },
   },
 ];

@@ -71,6 +71,10 @@ describe("bridge-schema.json: its roots", () => {
       "BridgeErrorBody",
       "SessionPage",
       "SessionSummary",
+      "CheckpointList",
+      "ChangeSet",
+      "FileDiff",
+      "RevertFileBody",
     ]);
   });
   test("the error codes are the protocol's", () => {

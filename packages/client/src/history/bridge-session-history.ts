@@ -4,8 +4,9 @@
  * {@link SessionHistoryError}.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
-import { type BridgeToken, resolveToken } from "../transports/websocket/protocols.ts";
-import { codeForStatus, SessionHistoryError, SessionHistoryErrorCode } from "./history-error.ts";
+import type { BridgeToken } from "../transports/websocket/protocols.ts";
+import { badResponse, bridgeJsonCall } from "./bridge-json-call.ts";
+import { SessionHistoryError } from "./history-error.ts";
 import type { SessionHistory, SessionListQuery } from "./session-history.ts";
 
 /** Options of {@link BridgeSessionHistory}. */
@@ -107,72 +108,21 @@ export class BridgeSessionHistory implements SessionHistory {
   }
 
   /** One request; resolves the JSON body (`undefined` for 204), rejects with a typed error. */
-  async #call(
+  #call(
     method: string,
     path: string,
     body: unknown,
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    if (this.#token !== undefined) {
-      try {
-        headers.authorization = `Bearer ${await resolveToken(this.#token)}`;
-      } catch (error) {
-        throw new SessionHistoryError(
-          SessionHistoryErrorCode.Unauthorized,
-          "The token function failed",
-          { cause: error },
-        );
-      }
-    }
-    let response: Response;
-    try {
-      response = await this.#fetch(`${this.#base}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        ...(signal === undefined ? {} : { signal }),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw cancelled(signal);
-      throw new SessionHistoryError(
-        SessionHistoryErrorCode.Network,
-        `Cannot reach the bridge at ${this.#base}`,
-        { cause: error },
-      );
-    }
-    let parsed: unknown;
-    try {
-      parsed = response.status === 204 ? undefined : await response.json();
-    } catch (error) {
-      if (signal?.aborted) throw cancelled(signal);
-      if (!response.ok) parsed = undefined;
-      else throw badResponse("body", response.status, error);
-    }
-    if (response.ok) return parsed;
-    const fields =
-      typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-    const message = typeof fields.error === "string" ? fields.error : `HTTP ${response.status}`;
-    throw new SessionHistoryError(codeForStatus(response.status), message, {
-      status: response.status,
-      ...(typeof fields.code === "string" ? { hostCode: fields.code } : {}),
+    return bridgeJsonCall({
+      fetch: this.#fetch,
+      url: `${this.#base}${path}`,
+      method,
+      body,
+      token: this.#token,
+      signal,
     });
   }
-}
-
-function cancelled(signal: AbortSignal): SessionHistoryError {
-  return new SessionHistoryError(SessionHistoryErrorCode.Cancelled, "The call was cancelled", {
-    cause: signal.reason,
-  });
-}
-
-function badResponse(what: string, status?: number, cause?: unknown): SessionHistoryError {
-  return new SessionHistoryError(
-    SessionHistoryErrorCode.BadResponse,
-    `The bridge's answer has no valid ${what}`,
-    { ...(status === undefined ? {} : { status }), ...(cause === undefined ? {} : { cause }) },
-  );
 }
 
 /** The `session` of a `{session}` answer. */

@@ -4,6 +4,20 @@
  * @module
  */
 
+/**
+ * The request header of a revert or restore that names the caller's socket on the session
+ * (`bridge_control`'s `you.id`): the bridge lets only the controlling socket of the same caller undo.
+ */
+export const CONTROLLER_CONNECTION_HEADER = "X-Pi-Kit-Connection";
+
+/** Request body of `POST /api/sessions/{name}/changes/revert`. */
+export interface RevertFileBody {
+  /** The file to put back (relative to the workspace, `/`-separated). */
+  readonly path: string;
+  /** The checkpoint to put it back to; default: the session start. */
+  readonly since?: string;
+}
+
 /** One checkpoint: a snapshot of the session's workspace. */
 export interface CheckpointSummary {
   /** The snapshot's id (a commit id of the bridge's shadow repository). */

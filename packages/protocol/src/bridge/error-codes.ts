@@ -44,6 +44,18 @@ export const BridgeErrorCode = {
   Internal: "internal_error",
   /** Another live bridge holds the sessions directory (a bridge that cannot start). */
   SessionsDirInUse: "sessions_dir_in_use",
+  /** A revert or restore by a caller that is not the session's controlling socket (a 403). */
+  NotController: "not_controller",
+  /** A revert or restore while pi is in a run (a 409: wait for the run to end). */
+  RunInProgress: "run_in_progress",
+  /** A file path that is not a relative path inside the workspace (a 400). */
+  InvalidPath: "invalid_path",
+  /** No checkpoint of the session has that id (a 404). */
+  UnknownCheckpoint: "unknown_checkpoint",
+  /** The bridge keeps no checkpoints (`--no-checkpoints`), or none of this session (a 404). */
+  CheckpointsOff: "checkpoints_off",
+  /** A file search query that is too long, has control characters, or reaches out of the workspace (a 400). */
+  InvalidQuery: "invalid_query",
 } as const;
 /** What went wrong, as a bridge reports it (its `BridgeError`s carry the same codes). */
 export type BridgeErrorCode = (typeof BridgeErrorCode)[keyof typeof BridgeErrorCode];
@@ -72,6 +84,12 @@ export const BRIDGE_ERROR_STATUS: Readonly<Record<BridgeErrorCode, BridgeErrorSt
   upgrade_failed: 400,
   internal_error: 500,
   sessions_dir_in_use: 409,
+  not_controller: 403,
+  run_in_progress: 409,
+  invalid_path: 400,
+  unknown_checkpoint: 404,
+  checkpoints_off: 404,
+  invalid_query: 400,
 };
 
 /** Why a ticket was refused (a 401, close 4401) or a request it does not allow (a 403, close 4403). */

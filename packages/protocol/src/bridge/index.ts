@@ -4,13 +4,15 @@
  * (subprotocols, close codes and reasons, error codes, the `bridge_*` records, the history API's
  * bodies). See docs/bridge-protocol.md and `bridge-schema.json`.
  */
-export type {
-  ChangeSet,
-  CheckpointList,
-  CheckpointSummary,
-  FileChange,
-  FileChangeStatus,
-  FileDiff,
+export {
+  type ChangeSet,
+  type CheckpointList,
+  type CheckpointSummary,
+  CONTROLLER_CONNECTION_HEADER,
+  type FileChange,
+  type FileChangeStatus,
+  type FileDiff,
+  type RevertFileBody,
 } from "./changes.ts";
 export { BridgeCloseCode } from "./close-codes.ts";
 export {
@@ -29,6 +31,14 @@ export {
   REFUSAL_CODE_HEADER,
   TicketRefusal,
 } from "./error-codes.ts";
+export {
+  DEFAULT_FILE_PAGE_SIZE,
+  type FileSearchPage,
+  MAX_FILE_PAGE_SIZE,
+  MAX_FILE_QUERY_LENGTH,
+  type WorkspaceEntry,
+  type WorkspaceEntryKind,
+} from "./files.ts";
 export type {
   SessionFork,
   SessionPage,
