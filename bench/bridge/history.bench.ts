@@ -6,6 +6,11 @@
  * varies by tens of milliseconds, far more than the page costs. Also prints how long a bridge
  * takes to index 10,000 sessions at start, without and with its index file.
  *
+ * Search (`q=`) matches the messages' text as well as titles: a page of 50 found in the answers of
+ * every session is held to the same target; a search that matches nothing reads every session's
+ * search text, so it is reported against the plain page in the same history (printed, and held
+ * to at most 200x: a scan of the index in memory, never of the files).
+ *
  * Run on Node 22: node --conditions=@pi-kit/source bench/bridge/history.bench.ts
  */
 import { mkdtempSync, rmSync, statSync, utimesSync } from "node:fs";
@@ -53,15 +58,25 @@ async function bridgeOn(dir: string): Promise<{ served: ServedBridge; indexMs: n
   return { served, indexMs: performance.now() - started };
 }
 
+/** Found in every session's answers (pi-session-files' answer), in no title. */
+const EVERYWHERE = "reads a continued line twice";
+/** In no session. */
+const NOWHERE = "no session says this";
+
 /** One page through the app; resolves `undefined` so the round's wall time is what counts. */
-async function page(served: ServedBridge, cursor?: string): Promise<undefined> {
-  const query = `limit=${PAGE}${cursor === undefined ? "" : `&cursor=${cursor}`}`;
+async function page(
+  served: ServedBridge,
+  cursor?: string,
+  q?: string,
+  expected = PAGE,
+): Promise<undefined> {
+  const query = `limit=${PAGE}${cursor === undefined ? "" : `&cursor=${cursor}`}${q === undefined ? "" : `&q=${encodeURIComponent(q)}`}`;
   const request = new Request(`${served.url}/api/sessions?${query}`, {
     headers: { authorization: `Bearer ${served.token}` },
   });
   const response = await served.bridge.app.fetch(request);
   const body = (await response.json()) as SessionPage;
-  if (body.sessions.length !== PAGE) throw new Error(`a page of ${body.sessions.length}`);
+  if (body.sessions.length !== expected) throw new Error(`a page of ${body.sessions.length}`);
   return undefined;
 }
 
@@ -85,6 +100,9 @@ try {
       largeTop: () => page(cold.served),
       smallMiddle: () => page(small.served, smallMiddle),
       largeMiddle: () => page(cold.served, largeMiddle),
+      smallSearch: () => page(small.served, undefined, EVERYWHERE),
+      largeSearch: () => page(cold.served, undefined, EVERYWHERE),
+      largeMiss: () => page(cold.served, undefined, NOWHERE, 0),
     },
     REQUESTS,
   );
@@ -100,6 +118,10 @@ try {
   );
   console.log(
     `page of ${PAGE}, halfway: ${SMALL} sessions ${ms(times.smallMiddle)}, ${LARGE} sessions ${ms(times.largeMiddle)}`,
+  );
+  console.log(
+    `search in the messages, page of ${PAGE}: ${SMALL} sessions ${ms(times.smallSearch)}, ${LARGE} sessions ${ms(times.largeSearch)}; ` +
+      `matching none of ${LARGE}: ${ms(times.largeMiss)}`,
   );
   console.log(
     `indexing ${LARGE} sessions at start: ${cold.indexMs.toFixed(0)} ms reading every file, ` +
@@ -118,6 +140,20 @@ try {
       value: times.largeMiddle / times.smallMiddle,
       op: "<=",
       target: 3,
+      unit: "x",
+    },
+    {
+      name: `a search in the messages, page of ${PAGE} out of ${LARGE} vs out of ${SMALL} sessions`,
+      value: times.largeSearch / times.smallSearch,
+      op: "<=",
+      target: 3,
+      unit: "x",
+    },
+    {
+      name: `a search matching none of ${LARGE} sessions vs a plain page of ${PAGE} of them`,
+      value: times.largeMiss / times.largeTop,
+      op: "<=",
+      target: 200,
       unit: "x",
     },
   ]);

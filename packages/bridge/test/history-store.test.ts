@@ -16,7 +16,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DigestBuilder, type FileDigest } from "../src/history/file-digest.ts";
+import { DigestBuilder, type FileDigest, MAX_SEARCH_TEXT } from "../src/history/file-digest.ts";
 import { INDEX_FILE } from "../src/history/index-file.ts";
 import { readDigest } from "../src/history/read-digest.ts";
 import type { DirectoryRecord } from "../src/history/session-directory.ts";
@@ -64,6 +64,20 @@ test("digest: header, messages, the first user text as title, the latest name", 
   );
   assert.equal(long.firstUserText.length, 200);
   assert.ok(long.firstUserText.endsWith("…"));
+});
+
+test("digest: the search text of the user's messages and pi's answers, lower-cased and bounded", () => {
+  const { lines } = piSessionLines({
+    cwd: "/",
+    turns: 40,
+    firstPrompt: "Why is\n the BUILD slow?",
+  });
+  const digest = digestOf(lines);
+  assert.ok(digest.askedText.startsWith("why is the build slow? question 2: look at the parser"));
+  assert.ok(digest.answeredText.startsWith("answer 1. the parser reads a continued line twice"));
+  assert.equal(digest.askedText.length, MAX_SEARCH_TEXT.asked, "cut at its bound");
+  assert.equal(digest.answeredText.length, MAX_SEARCH_TEXT.answered);
+  assert.doesNotMatch(digest.answeredText, /module-5\.ts/, "tool output is not searched");
 });
 
 test("digest: a run is open after a user message or tool result, closed by a final answer", () => {
@@ -201,14 +215,18 @@ test("index: paging by key survives sessions moving, added and removed between p
 test("index: the filter matches titles case-insensitively, across pages", () => {
   const index = new SessionIndex();
   for (let i = 0; i < 30; i++) {
-    index.put(record(`s${i}`, 1000 + i, i % 3 === 0 ? `Fix the PARSER ${i}` : `other ${i}`));
+    index.put(record(`s${i}`, 1000 + i, i % 3 === 0 ? `Fix the TOKENIZER ${i}` : `other ${i}`));
   }
-  const first = index.page({ limit: 4, query: "parser" });
+  const first = index.page({ limit: 4, query: "tokenizer" });
   assert.deepEqual(
     first.sessions.map((s) => s.name),
     ["s27", "s24", "s21", "s18"],
   );
-  const rest = index.page({ limit: 100, query: "Parser", cursor: first.nextCursor ?? undefined });
+  const rest = index.page({
+    limit: 100,
+    query: "Tokenizer",
+    cursor: first.nextCursor ?? undefined,
+  });
   assert.equal(rest.sessions.length, 6);
   assert.equal(rest.nextCursor, null);
   assert.equal(index.page({ limit: 5, query: "nothing like it" }).sessions.length, 0);

@@ -337,6 +337,21 @@ test("500 sessions on disk are listed newest first and paged, filtered, by HTTP 
     });
     assert.equal(rest.sessions.length, 6, "Task 494-490 and Task 49");
     assert.equal(rest.nextCursor, null);
+    // The search matches the text of the messages too, not only titles: the user's later
+    // questions (three-turn sessions ask a third) and pi's answers.
+    const asked = await history.list({ query: "QUESTION   3:", limit: 3 });
+    assert.deepEqual(
+      asked.sessions.map((s) => s.name),
+      ["s497", "s494", "s491"],
+    );
+    const asked2 = await (
+      await fetch(`${bridge.url}/api/sessions?limit=200&q=${encodeURIComponent("question 3")}`, {
+        headers: { authorization: `Bearer ${bridge.token}` },
+      })
+    ).json();
+    assert.equal((asked2 as { sessions: unknown[] }).sessions.length, 166, "by HTTP, every one");
+    const answered = await history.list({ query: "reads a continued line twice", limit: 200 });
+    assert.equal(answered.sessions.length, 200, "every session's answer says it");
     for (const bad of ["limit=0", "limit=abc", "cursor=nonsense"]) {
       const response = await fetch(`${bridge.url}/api/sessions?${bad}`, {
         headers: { authorization: `Bearer ${bridge.token}` },
@@ -345,15 +360,25 @@ test("500 sessions on disk are listed newest first and paged, filtered, by HTTP 
       await response.body?.cancel();
     }
 
-    // Opening one (autoCreate is off, but it is on disk) resumes it and puts it first.
+    // Opening one (autoCreate is off, but it is on disk) resumes it; reading it is no activity:
+    // it keeps its "last active" time and its place in the list.
     const client = await connect(bridge, "s003");
     const messages = (await client.request({ type: "get_messages" }, 20_000)).data as {
       messages: Rec[];
     };
     assert.match(text(messages.messages[0]), /Task 3/);
+    await client.request({ type: "get_state" }, 20_000);
     const top = (await history.list({ limit: 1 })).sessions[0];
-    assert.equal(top?.name, "s003");
-    assert.equal(top?.state, "idle");
+    assert.equal(top?.name, "s499", "opening a conversation does not move it to the top");
+    const opened = await history.get("s003");
+    assert.equal(opened?.state, "idle");
+    assert.equal(opened?.lastActivity, new Date(base + 3 * 60_000).toISOString());
+    const around = await history.list({ query: "task 3", limit: 200 });
+    assert.deepEqual(
+      around.sessions.slice(-2).map((s) => s.name),
+      ["s030", "s003"],
+      "it keeps its place among the others",
+    );
     await client.close();
     // ...while a name that is not on disk is refused.
     const unknown = await rawUpgrade(bridge, "/sessions/nobody/ws", {

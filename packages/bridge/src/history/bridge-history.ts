@@ -236,7 +236,7 @@ export class BridgeHistory {
    */
   async #sync(name: string, force = false): Promise<void> {
     const live = this.#registry.get(this.#key(name))?.live();
-    const activity = live?.lastActivityMs;
+    const activity = live?.touchedMs ?? live?.lastActivityMs;
     if (force || this.#store.record(name) === undefined || activity !== this.#readAt.get(name)) {
       await this.#store.refresh(name);
       if (activity === undefined) this.#readAt.delete(name);

@@ -8,6 +8,12 @@
 /** The longest title taken from a first message; the rest is cut with an ellipsis. */
 export const MAX_TITLE_LENGTH = 200;
 
+/**
+ * How much of a file's messages the history searches, in characters: of the user's messages,
+ * and of pi's answers, each. Bounded so the index (in memory and in its file) stays small.
+ */
+export const MAX_SEARCH_TEXT = { asked: 1000, answered: 500 } as const;
+
 /** The header line of a pi session file. */
 export interface SessionHeader {
   /** pi's session id. */
@@ -40,6 +46,13 @@ export interface FileDigest {
   readonly userMessages: number;
   /** The first user message's text, whitespace collapsed and cut to {@link MAX_TITLE_LENGTH}. */
   readonly firstUserText: string;
+  /**
+   * The text of the user's messages, lower-cased, whitespace collapsed, one message after the
+   * other, cut at {@link MAX_SEARCH_TEXT}: what the history's search matches.
+   */
+  readonly askedText: string;
+  /** The text blocks of pi's answers, as {@link askedText}. */
+  readonly answeredText: string;
   /** pi's session name: the latest `session_info` entry's; `undefined` when unset or cleared. */
   readonly name: string | undefined;
   /** The id of the last entry: the leaf pi continues from when it opens the file. */
@@ -60,6 +73,8 @@ export const EMPTY_DIGEST: FileDigest = {
   messageCount: 0,
   userMessages: 0,
   firstUserText: "",
+  askedText: "",
+  answeredText: "",
   name: undefined,
   lastEntryId: null,
   openRun: false,
@@ -146,11 +161,13 @@ export class DigestBuilder {
       d.openRun = true;
       d.userMessages++;
       if (d.firstUserText === "") d.firstUserText = titleText(content);
+      d.askedText = searchable(d.askedText, content, MAX_SEARCH_TEXT.asked);
     } else if (role === "toolResult") {
       d.openRun = true;
     } else if (role === "assistant") {
       // An answer that asks for tools continues once their results are in.
       d.openRun = stopReason === "toolUse";
+      d.answeredText = searchable(d.answeredText, content, MAX_SEARCH_TEXT.answered);
     } else if (role !== "system") {
       // Extension and bash-execution messages do not start a run; a system message precedes
       // the user message it was sent with, so it leaves the state as it is.
@@ -169,23 +186,39 @@ function isHeader(record: Record<string, unknown>): boolean {
   return record.type === "session" && typeof record.id === "string";
 }
 
-/** A message's text blocks joined as pi's session list joins them, whitespace collapsed, cut short. */
+/** A message's text blocks joined as pi's session list joins them (thinking and tool calls left out). */
+function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter(
+      (block): block is { type: "text"; text: string } =>
+        typeof block === "object" &&
+        block !== null &&
+        (block as { type?: unknown }).type === "text" &&
+        typeof (block as { text?: unknown }).text === "string",
+    )
+    .map((block) => block.text)
+    .join(" ");
+}
+
+/** `soFar` with a message's text added, lower-cased and whitespace collapsed, up to `max` characters. */
+function searchable(soFar: string, content: unknown, max: number): string {
+  if (soFar.length >= max) return soFar;
+  // Only what still fits is collapsed (an answer may be megabytes).
+  const room = max - soFar.length;
+  const text = messageText(content)
+    .slice(0, room * 4)
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+  if (text === "") return soFar;
+  return (soFar === "" ? text : `${soFar} ${text}`).slice(0, max);
+}
+
+/** A message's text, whitespace collapsed, cut short for a title. */
 function titleText(content: unknown): string {
-  let text = "";
-  if (typeof content === "string") text = content;
-  else if (Array.isArray(content)) {
-    text = content
-      .filter(
-        (block): block is { type: "text"; text: string } =>
-          typeof block === "object" &&
-          block !== null &&
-          (block as { type?: unknown }).type === "text" &&
-          typeof (block as { text?: unknown }).text === "string",
-      )
-      .map((block) => block.text)
-      .join(" ");
-  }
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = messageText(content).replace(/\s+/g, " ").trim();
   return flat.length <= MAX_TITLE_LENGTH
     ? flat
     : `${flat.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…`;

@@ -11,7 +11,7 @@ import type { DirectoryRecord } from "./session-directory.ts";
 export const INDEX_FILE = ".pi-kit-index.json";
 
 /** Bumped whenever the shape of a record changes: an older file is then ignored. */
-const FORMAT = "pi-kit-session-index/2";
+const FORMAT = "pi-kit-session-index/3";
 
 interface IndexFile {
   readonly format: string;

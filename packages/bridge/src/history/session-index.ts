@@ -40,7 +40,10 @@ export class InvalidCursorError extends Error {
 export interface PageQuery {
   readonly limit: number;
   readonly cursor?: string | undefined;
-  /** Only titles containing this text, case-insensitively. */
+  /**
+   * Only sessions whose title, or the text of whose messages (the digests' search text, see
+   * `MAX_SEARCH_TEXT`), contains this, case-insensitively, whitespace collapsed.
+   */
   readonly query?: string | undefined;
   /** Only sessions whose name passes (a ticket's sessions). */
   readonly only?: ((name: string) => boolean) | undefined;
@@ -123,14 +126,14 @@ export class SessionIndex {
       }
       at = lo;
     }
-    const needle = query?.trim().toLowerCase() ?? "";
+    const needle = query?.replace(/\s+/g, " ").trim().toLowerCase() ?? "";
     const sessions: SessionSummary[] = [];
     let last: Indexed | undefined;
     let more = false;
     for (; at < order.length; at++) {
       const entry = order[at] as Indexed;
       if (entry.empty) continue;
-      if (needle !== "" && !entry.title.includes(needle)) continue;
+      if (needle !== "" && !matches(entry, needle)) continue;
       if (only !== undefined && !only(entry.name)) continue;
       if (sessions.length === limit) {
         more = true;
@@ -173,6 +176,16 @@ export class SessionIndex {
     }
     return this.#order;
   }
+}
+
+/** Whether the session's title or any of its files' message text contains `needle`. */
+function matches(entry: Indexed, needle: string): boolean {
+  if (entry.title.includes(needle)) return true;
+  for (const file of entry.record.files) {
+    const digest = file.digest;
+    if (digest?.askedText.includes(needle) || digest?.answeredText.includes(needle)) return true;
+  }
+  return false;
 }
 
 /** History order: newer activity first, then by name. Negative when `a` comes first. */

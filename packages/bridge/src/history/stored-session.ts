@@ -9,8 +9,13 @@ import type { DirectoryRecord, FileRecord } from "./session-directory.ts";
 export interface LiveState {
   /** In a run, or up and waiting. */
   readonly state: "running" | "idle";
-  /** The last record either way (epoch ms). */
+  /** pi's last record of a run (epoch ms; 0: none since it started): the conversation's activity. */
   readonly lastActivityMs: number;
+  /**
+   * The last record either way (epoch ms), queries included: when it moves, pi may have written
+   * its files (a name, a fork) and the history reads them again.
+   */
+  readonly touchedMs?: number;
   /** The session name pi announced since it started (`null`: cleared); `undefined`: none announced. */
   readonly name?: string | null;
   /**
@@ -152,7 +157,8 @@ function unsavedFile(
   const moved = live?.file;
   if (moved === undefined || record.files.some((f) => f.file === moved)) return undefined;
   const origin = live?.forked ? resumableFile(record) : undefined;
-  const now = isoTime(live?.lastActivityMs ?? 0);
+  // Moved to without a run (a fork): it was made at pi's last record.
+  const now = isoTime(Math.max(live?.lastActivityMs ?? 0, live?.touchedMs ?? 0));
   return {
     file: moved,
     title: origin === undefined ? "" : `${fileTitle(record, origin) ?? ""}${FORK_SUFFIX}`.trim(),

@@ -41,6 +41,8 @@ export class PiOutput {
   /** The session name pi announced (`null`: cleared); `undefined` until it announces one. */
   #announcedName: string | null | undefined;
   #lastRecordAt = Date.now();
+  /** When pi last wrote a record of a run; 0 before its first run. */
+  #lastRunRecordAt = 0;
 
   constructor(parts: PiOutputParts) {
     this.#parts = parts;
@@ -64,6 +66,15 @@ export class PiOutput {
   /** When pi last wrote a record a client could see (`Date.now()` time). */
   get lastRecordAt(): number {
     return this.#lastRecordAt;
+  }
+
+  /**
+   * When pi last wrote a record of a run (`Date.now()` time; 0 before its first run): the
+   * conversation's activity. Answers to queries (a page opening it asks for its state and
+   * messages) are not activity.
+   */
+  get lastRunRecordAt(): number {
+    return this.#lastRunRecordAt;
   }
 
   /** Reads pi until its stdout ends; attached or not, so pi never blocks on a session nobody watches. */
@@ -117,6 +128,8 @@ export class PiOutput {
       const line = routed?.line ?? frame;
       this.#lastRecordAt = Date.now();
       this.#observe(line, type);
+      if (this.#streaming || type === "agent_end" || type === "agent_settled")
+        this.#lastRunRecordAt = this.#lastRecordAt;
       lines.push(line);
       types.push(type);
       answers.push(routed?.to);

@@ -164,7 +164,8 @@ export class Session {
     const name = this.#output.announcedName;
     return {
       state: this.#output.streaming ? "running" : "idle",
-      lastActivityMs: this.#lastActivity(),
+      lastActivityMs: this.#output.lastRunRecordAt,
+      touchedMs: this.#lastActivity(),
       ...(name === undefined ? {} : { name }),
       ...(file === undefined ? {} : { file: file.name, forked: file.forked }),
     };

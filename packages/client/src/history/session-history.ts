@@ -11,7 +11,7 @@ export interface SessionListQuery {
   readonly limit?: number;
   /** The `nextCursor` of the previous page. */
   readonly cursor?: string;
-  /** Only sessions whose title contains this text (case-insensitive). */
+  /** Only sessions whose title or message text contains this (case-insensitive). */
   readonly query?: string;
   /** Cancels the request. */
   readonly signal?: AbortSignal;
