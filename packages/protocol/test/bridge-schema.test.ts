@@ -75,6 +75,7 @@ describe("bridge-schema.json: its roots", () => {
       "ChangeSet",
       "FileDiff",
       "RevertFileBody",
+      "FileSearchPage",
     ]);
   });
   test("the error codes are the protocol's", () => {
