@@ -318,6 +318,8 @@ describe("<pi-chat> rendering cost", () => {
     await settle(chat);
     expect(atBottom()).to.equal(true);
     expect(chat.shadowRoot?.querySelector("[part=jump-button]")).to.equal(null);
+    // A follow-up sent while pi answers re-pins (a prompt lands near the top: chat-reading).
+    await feed([{ type: "agent_start" } as RpcEvent]);
     log.scrollTop = 0;
     log.dispatchEvent(new Event("scroll"));
     await settle(chat);

@@ -84,7 +84,7 @@ const CONNECTING: SrcPhase = { status: "connecting" };
  * @csspart status-bar - Connection, model, run state, usage and extension statuses.
  * @csspart notify-button - "Notify me" (with `notify`, until desktop notifications are allowed or refused).
  * @csspart transcript - The scrolling log.
- * @csspart jump-button - "Jump to latest", shown when scrolled up.
+ * @csspart jump-button - "Jump to latest" with the number of messages that arrived, shown when there is more below.
  * @csspart pending-message - A message sent before the chat was connected, marked "Sending when connected…".
  * @csspart progress - What pi is doing until the answer starts, and while a tool runs (a polite live region).
  * @csspart queue - The queued messages.
@@ -324,6 +324,9 @@ export class PiChat extends LitElement {
       shown.length === 0 &&
       snapshot?.streamingMessage === undefined &&
       this.#outbox.waiting.length === 0;
+    this.#scroll.count(
+      shown.filter((m) => m.role !== "toolResult").length + (snapshot?.streamingMessage ? 1 : 0),
+    );
     if (empty) states.add("empty");
     else states.delete("empty");
     if (this.#control.watching) states.add("watching");
@@ -412,12 +415,9 @@ export class PiChat extends LitElement {
             ${pendingView(this.#outbox.waiting, state === "connected" && connection?.client !== undefined, s)}
             ${progressView(progressLabel(live ? snapshot : undefined, this.#outbox.delivering, s))}
           </div>
+          <div class="turn-space" aria-hidden="true"></div>
         </div>
-        ${
-          this.pinned
-            ? nothing
-            : html`<button part="jump-button" class="jump" @click=${() => this.scrollToBottom()}>↓ ${s.jumpToBottom}</button>`
-        }
+        ${this.#scroll.jumpButton(s)}
       </div>
       <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
       <div class="bottom">
@@ -471,7 +471,8 @@ export class PiChat extends LitElement {
 
   /**
    * Sends a message as the composer does: fires `pi-send`, then (unless cancelled) prompts, or
-   * queues as steer / follow-up while a run is in progress. Re-pins the view to the bottom.
+   * queues as steer / follow-up while a run is in progress. A prompt lands near the top of the
+   * view with its answer growing below; a steer or follow-up re-pins the view to the bottom.
    * Before the chat is connected (no client yet, connecting, reconnecting) the message waits,
    * shown as "Sending when connected…", and goes once connected; a chat that cannot send (it
    * watches, or its connection closed for good) and a send that fails give the text back to the
@@ -483,7 +484,8 @@ export class PiChat extends LitElement {
   ): Promise<void> {
     const mode = deliveryMode(options.mode, this.#connection.snapshot?.isRunning ?? false);
     const images = options.images ?? [];
-    this.#scroll.pin();
+    if (mode === "prompt") this.#scroll.turn();
+    else this.#scroll.pin();
     if (!this.dispatchEvent(new PiSendEvent(text, images, mode))) return;
     const client = this.connection?.client;
     const sent = this.#outbox.add({

@@ -99,7 +99,7 @@ export class PiMessageList extends LitElement {
 
   /** Reveals up to one more page of earlier messages, keeping the visible ones in place. */
   async showEarlier(): Promise<void> {
-    const scroller = this.parentElement;
+    const scroller = scrollerOf(this);
     const fromBottom = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
     this.start = Math.max(0, this.start - this.pageSize);
     await this.updateComplete;
@@ -166,6 +166,13 @@ export class PiMessageList extends LitElement {
       )
       .catch((error: unknown) => this.dispatchEvent(new PiErrorEvent(action, error)));
   };
+}
+
+// The nearest ancestor that scrolls (in the chat, its transcript; the list itself does not).
+function scrollerOf(element: Element): Element | null {
+  for (let e = element.parentElement; e !== null; e = e.parentElement)
+    if (/auto|scroll/.test(getComputedStyle(e).overflowY)) return e;
+  return document.scrollingElement;
 }
 
 declare global {

@@ -22,6 +22,7 @@ export interface PiStrings {
   queueFollowUp: string;
   restoreQueue: string;
   jumpToBottom: string;
+  jumpToLatestCount: string;
   showEarlier: string;
   responding: string;
   done: string;
@@ -200,8 +201,12 @@ export interface PiStrings {
   sessionsDeleteFailed: string;
   sessionsForks: string;
   sessionsForkDetails: string;
+  /** The badge that tells a fork (a version made by branching) from the conversation it came from. */
+  sessionsForkBadge: string;
   justNow: string;
   retry: string;
+  /** Asked before Try again: the answer shown is kept as another version. */
+  retryConfirm: string;
   // message actions, markdown and tool views
   copy: string;
   copied: string;
