@@ -11,6 +11,7 @@ import { type ClusterNode, createClusterNode } from "./cluster/cluster-node.ts";
 import { clusterSessionsRoute, metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
 import { clusterLimits } from "./cluster/cluster-settings.ts";
 import { BridgeError, BridgeErrorCode } from "./errors.ts";
+import { SessionFiles } from "./files/session-files.ts";
 import { healthRoutes } from "./health/health-routes.ts";
 import { type ReadinessCheck, spawnCheck, writableCheck } from "./health/readiness.ts";
 import type { BridgeHistory } from "./history/bridge-history.ts";
@@ -104,6 +105,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     runningElsewhere: cluster?.runningElsewhere,
   });
   const registry = principals.registry;
+  const files = new SessionFiles(workspaces, options.pi.cwd ?? process.cwd());
   let closing: Promise<void> | undefined;
   const refuse = createRefusal(runtime, logger, cluster?.metrics);
   // Everything past here upgrades through this: a runtime's failed handshake is a refusal, not a 500.
@@ -148,7 +150,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     sessionRoutes(
       (c) => {
         const access = auth.accessOf(c);
-        return { ...access, history: principals.historyOf(access.owner) };
+        return { ...access, history: principals.historyOf(access.owner), files };
       },
       logger,
       cluster === undefined
@@ -202,6 +204,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       closing ??= drain(cluster, registry, logger)
         .then(() => registry.closeAll())
         .then(() => principals.close())
+        .finally(() => files.close())
         .finally(() => ownership.close())
         .finally(() => cluster?.close())
         .then(() => {

@@ -11,10 +11,13 @@ export type {
   FileChange,
   FileChangeStatus,
   FileDiff,
+  FileSearchPage,
   SessionFork,
   SessionPage,
   SessionSummary,
   StoredSessionState,
+  WorkspaceEntry,
+  WorkspaceEntryKind,
 } from "@pi-kit/protocol/bridge";
 export {
   BridgeWorkspaceChanges,
@@ -67,6 +70,11 @@ export {
   type ExtensionWidget,
   type WidgetPlacement,
 } from "./extension-ui/ui-state.ts";
+export {
+  BridgeFileSearch,
+  type BridgeFileSearchOptions,
+} from "./files/bridge-file-search.ts";
+export type { FileSearch, FileSearchQuery } from "./files/file-search.ts";
 export {
   BridgeSessionHistory,
   type BridgeSessionHistoryOptions,

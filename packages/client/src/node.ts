@@ -10,5 +10,9 @@ export {
   type FileChange,
   type FileChangeStatus,
 } from "./checkpoints/checkpoints.ts";
+export {
+  WorkspaceFileIndex,
+  type WorkspaceFileIndexOptions,
+} from "./files/node/workspace-file-index.ts";
 export { spawnNode } from "./transports/child-process/node.ts";
 export type * from "./transports/child-process/public-types.ts";

@@ -2,7 +2,8 @@
  * The session API, which is the history of the caller's owner (the bridge's own sessions, or a
  * ticket user's): `GET /api/sessions` lists every session (running or not, paged; with a ticket,
  * those it opens), `POST /api/sessions` creates or opens one, `GET`, `PATCH` (rename) and `DELETE`
- * act on one, and `POST /api/sessions/:name/stop` stops its pi. Bodies and answers are the
+ * act on one, `POST /api/sessions/:name/stop` stops its pi, and `GET /api/sessions/:name/files`
+ * searches its workspace for `@` mentions. Bodies and answers are the
  * `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check run before
  * these, in the bridge, which says what the caller may reach.
  */
@@ -11,11 +12,13 @@ import { TicketRefusal } from "@pi-kit/protocol/bridge";
 import { type Context, Hono } from "hono";
 import type { BridgeMetrics } from "../cluster/metrics.ts";
 import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
+import type { SessionFiles } from "../files/session-files.ts";
 import type { BridgeHistory } from "../history/bridge-history.ts";
 import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
 import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
 import { TicketError } from "../security/tickets.ts";
 import type { Access } from "../sessions/access.ts";
+import { sessionKey } from "../sessions/owner.ts";
 import { assertSessionName } from "../sessions/session-name.ts";
 
 /** Request body of `POST /api/sessions`. */
@@ -38,6 +41,8 @@ export const MAX_PAGE_SIZE = 200;
 /** What a request reaches: its access, and the history of the owner it reaches. */
 export interface RequestScope extends Access {
   readonly history: BridgeHistory;
+  /** The workspace file search (`GET /api/sessions/:name/files`); without it that route is a 404. */
+  readonly files?: SessionFiles;
 }
 
 /** The answer to a request for a session this cluster node may not run (see `ClusterNode`). */
@@ -158,6 +163,20 @@ export function sessionRoutes(
       const name = c.req.param("name");
       await scopeFor(c, name, true).history.delete(name);
       return c.body(null, 204);
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  api.get("/sessions/:name/files", async (c) => {
+    try {
+      const name = c.req.param("name");
+      const { history, files, owner } = scopeFor(c, name, false);
+      if (files === undefined || (await history.get(name)) === undefined) {
+        return c.json({ error: "No such session", code: BridgeErrorCode.UnknownSession }, 404);
+      }
+      const { q, limit, cursor } = c.req.query();
+      return c.json(await files.search(sessionKey(owner, name), { q, limit, cursor }));
     } catch (error) {
       return fail(c, error);
     }
