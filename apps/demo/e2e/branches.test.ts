@@ -27,16 +27,22 @@ after(async () => {
 });
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A title ending in " (fork)" is a fork's: the list shows its title and a "fork" badge. */
+const forkOf = (title: string) => /^(.*) \(fork\)$/.exec(title)?.[1];
+/** The element of `title` in `button` (a row or a version), with a fork badge when it is a fork's. */
+const titled = (page: Page, part: string, title: string, button: string) => {
+  const text = forkOf(title) ?? title;
+  const badge = page.locator("[part~=fork-badge]", { hasText: /^fork$/ });
+  return sessionList(page)
+    .locator(button, { has: page.locator(part, { hasText: new RegExp(`^${literal(text)}$`) }) })
+    .filter(forkOf(title) === undefined ? { hasNot: badge } : { has: badge });
+};
 /** A conversation's row in the sidebar, by its exact title. */
 const row = (page: Page, title: string) =>
-  sessionList(page).locator("[part~=open-button]", {
-    has: page.locator("[part~=title]", { hasText: new RegExp(`^${literal(title)}$`) }),
-  });
+  titled(page, "[part~=title]", title, "[part~=open-button]");
 /** The entry of another file of the open conversation (a fork, or what was forked from). */
 const fork = (page: Page, title: string) =>
-  sessionList(page).locator("[part~=fork-button]", {
-    has: page.locator("[part~=fork-title]", { hasText: new RegExp(`^${literal(title)}$`) }),
-  });
+  titled(page, "[part~=fork-title]", title, "[part~=fork-button]");
 
 /** Forks with the fork picker before the user's message `text`, after its confirmation. */
 async function forkAt(page: Page, text: string): Promise<void> {

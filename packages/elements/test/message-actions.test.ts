@@ -113,21 +113,40 @@ describe("message actions", () => {
     expect(asked).to.deep.equal([["edit", "second try"]]);
   });
 
-  it("retries through pi-retry, which a page can cancel", async () => {
+  it("Try again first says the answer is kept as another version, then retries through pi-retry, which a page can cancel", async () => {
     const asked: string[] = [];
     const last = answer([{ type: "text", text: "a" }]);
     const { el, root } = await message(last, {
       act: (_, action) => asked.push(action),
       last: true,
     });
-    const retry = root.querySelectorAll(".actions button")[1] as HTMLButtonElement;
     const seen: PiRetryEvent[] = [];
     el.addEventListener("pi-retry", (e) => {
       seen.push(e);
       if (seen.length === 2) e.preventDefault();
     });
-    retry.click();
-    retry.click();
+    const retry = async (): Promise<HTMLElement> => {
+      const button = root.querySelectorAll(".actions button")[1] as HTMLButtonElement;
+      expect(button.title).to.match(/kept as another version/);
+      button.click();
+      await el.updateComplete;
+      return root.querySelector("[part=confirm]") as HTMLElement;
+    };
+    // Cancel asks for nothing.
+    let question = await retry();
+    expect(question.textContent).to.match(/This answer is kept as another version/);
+    expect(seen).to.have.length(0, "nothing happens before the user goes ahead");
+    (question.querySelector("[part=cancel-button]") as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(root.querySelector("[part=confirm]")).to.equal(null);
+    for (let i = 0; i < 2; i++) {
+      question = await retry();
+      const go = question.querySelector("[part=confirm-button]") as HTMLButtonElement;
+      expect(root.activeElement).to.equal(go, "the focus is on going ahead");
+      expect(go.textContent).to.equal("Try again");
+      go.click();
+      await el.updateComplete;
+    }
     expect(seen.map((e) => e.message)).to.deep.equal([last, last]);
     expect(asked).to.deep.equal(["retry"]);
   });
@@ -234,6 +253,8 @@ describe("resending from a message (fork, then prompt)", () => {
       (b) => b.textContent?.trim() === "Try again",
     ) as HTMLButtonElement;
     retry.click();
+    await last?.updateComplete;
+    (last?.shadowRoot?.querySelector("[part=confirm-button]") as HTMLButtonElement).click();
     for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(calls).to.deep.equal([
       ["fork", "u1"],

@@ -219,6 +219,49 @@ describe("<pi-session-list>", () => {
     expect(titles(el)[0]).to.equal("First words");
   });
 
+  it("marks a fork with a badge that a narrow list never cuts, in the page's language", async () => {
+    const at = new Date().toISOString();
+    const version = { createdAt: at, lastActivity: at, messageCount: 4 };
+    const long = "Name three rivers of Europe and say which of them is the longest";
+    const forked = summary("rivers", `${long} (fork)`, 0, {
+      forks: [
+        { ...version, file: "a.jsonl", title: long, current: false },
+        {
+          ...version,
+          file: "b.jsonl",
+          title: `${long} (fork)`,
+          current: true,
+          forkedFrom: "a.jsonl",
+        },
+      ],
+    });
+    const history = new MemoryHistory([forked, ...sample()]);
+    const el = await list(
+      history,
+      html`<pi-session-list style="width: 220px" .history=${history}></pi-session-list>`,
+    );
+    const row = root(el).querySelector('[data-name="rivers"]') as HTMLElement;
+    const badge = row.querySelector("[part=open-button] [part=fork-badge]") as HTMLElement;
+    expect(badge?.textContent).to.equal("fork");
+    expect(row.querySelector("[part=open-button] [part=title]")?.textContent).to.equal(long);
+    // The title is cut with an ellipsis; the badge is whole and inside the row.
+    const title = row.querySelector("[part=open-button] [part=title]") as HTMLElement;
+    expect(title.scrollWidth).to.be.greaterThan(title.clientWidth);
+    const box = badge.getBoundingClientRect();
+    expect(badge.scrollWidth).to.be.at.most(badge.clientWidth + 1);
+    expect(box.width).to.be.greaterThan(10);
+    expect(box.right).to.be.at.most(rowButton(el, "rivers").getBoundingClientRect().right);
+    // The version it came from has no badge; rows of other conversations neither.
+    expect(row.querySelectorAll("[part=fork-button] [part=fork-badge]")).to.have.length(0);
+    expect(root(el).querySelectorAll("[part=fork-badge]")).to.have.length(1);
+    el.lang = "zh-CN";
+    await waitUntil(
+      () => badge.isConnected && badge.textContent === "分支",
+      "the badge in Chinese",
+    );
+    expect(title.textContent).not.to.contain("fork");
+  });
+
   it("lists a forked conversation's other versions under it; choosing one says which file", async () => {
     const at = new Date().toISOString();
     const version = { createdAt: at, lastActivity: at, messageCount: 6 };

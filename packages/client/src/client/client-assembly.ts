@@ -4,6 +4,7 @@ import { SessionModel } from "../session/session-model.ts";
 import {
   isReconnectingTransport,
   isSharedTransport,
+  isStderrTransport,
   type Transport,
   type TransportCloseInfo,
 } from "../transports/transport.ts";
@@ -143,6 +144,9 @@ export function assembleClient(
   }
   if (isSharedTransport(transport)) {
     transport.onDialogClosed((id) => dialogs.answeredElsewhere(id));
+  }
+  if (isStderrTransport(transport)) {
+    transport.onPiStderr((text) => hub.emit({ type: "pi_stderr", text }));
   }
   const link: TransportLink = new TransportLink(transport, report, router.route);
   return { ...parts, caller, bash, router, link };

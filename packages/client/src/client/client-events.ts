@@ -31,15 +31,27 @@ export interface SessionChangedEvent {
 }
 
 /**
+ * pi wrote to stderr: a diagnostic it has no RPC record for (an extension that failed to load when
+ * a session was replaced, a model it could not restore). Lines written together arrive as one
+ * event, bounded in size and rate; the same through a bridge and from a child process.
+ */
+export interface PiStderrEvent {
+  readonly type: "pi_stderr";
+  /** The lines, without the final line break. */
+  readonly text: string;
+}
+
+/**
  * Everything a client delivers to listeners: pi's events, extension-UI requests, `run_settled`,
- * `session_resynced` and `session_changed`.
+ * `session_resynced`, `session_changed` and `pi_stderr`.
  */
 export type ClientEvent =
   | RpcEvent
   | ExtensionUiRequest
   | RunSettledEvent
   | SessionResyncedEvent
-  | SessionChangedEvent;
+  | SessionChangedEvent
+  | PiStderrEvent;
 
 /** The event of type `K`. */
 export type ClientEventOf<K extends ClientEvent["type"]> = Extract<

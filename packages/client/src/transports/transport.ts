@@ -84,6 +84,21 @@ export function isSharedTransport(transport: Transport): transport is SharedTran
 }
 
 /**
+ * A transport that passes on what pi writes to stderr (its diagnostics: an extension that failed
+ * to load, a model it could not restore), coalesced into bounded messages: the child-process
+ * transport reads pi's stderr, the WebSocket transport gets the bridge's `bridge_pi_stderr`.
+ */
+export interface StderrTransport extends Transport {
+  /** Registers a listener for each message of pi's stderr (one burst of lines). Returns its remover. */
+  onPiStderr(listener: (text: string) => void): () => void;
+}
+
+/** True when `transport` passes on pi's stderr (see {@link StderrTransport}). */
+export function isStderrTransport(transport: Transport): transport is StderrTransport {
+  return typeof (transport as Partial<StderrTransport>).onPiStderr === "function";
+}
+
+/**
  * A transport to a session several connections watch and one drives (the WebSocket transport to
  * a bridge): it says who controls the session and can take control. A `controlchange` event
  * follows every change of `control`.

@@ -9,6 +9,7 @@ import {
   type StopSignal,
 } from "./options.ts";
 import { type ProcessGroup, sweepGroup } from "./process-group.ts";
+import { StderrBursts } from "./stderr-bursts.ts";
 import { StderrRing } from "./stderr-ring.ts";
 
 /**
@@ -40,7 +41,15 @@ export function createChildTransport(
   options: ChildProcessOptions = {},
 ): ChildProcessTransport {
   const ring = new StderrRing(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
-  const stderrDone = drainStderr(child.stderr, ring, options.onStderr);
+  const stderrListeners = new Set<(text: string) => void>();
+  const bursts = new StderrBursts((text) => {
+    for (const listener of [...stderrListeners]) listener(text);
+  }, options.stderrBursts);
+  const { onStderr } = options;
+  const stderrDone = drainStderr(child.stderr, ring, (text) => {
+    bursts.push(text);
+    onStderr?.(text);
+  });
   const frames = pumpFrames(child.stdout, options.maxRecordBytes, options.highWaterMark);
   // A failed write means pi is gone or going: its exit, not the write error, closes the transport.
   const sink = lineSink(child.stdin);
@@ -66,6 +75,7 @@ export function createChildTransport(
       options.stopTimeouts?.sigtermMs ?? DEFAULT_STOP_TIMEOUTS.sigtermMs,
     );
     await settlesWithin(Promise.all([frames.ended, stderrDone]), EXIT_DRAIN_MS);
+    bursts.flush();
     frames.stop();
     // Release stdin too: nobody reads it any more, and Deno's test sanitizer counts it as a leak.
     sink.abortTarget();
@@ -95,6 +105,10 @@ export function createChildTransport(
       return stop.then(() => closed);
     },
     stderrTail: () => ring.text(),
+    onPiStderr(listener) {
+      stderrListeners.add(listener);
+      return () => void stderrListeners.delete(listener);
+    },
     kill(signal = "SIGTERM") {
       kill(signal);
     },
@@ -105,18 +119,17 @@ export function createChildTransport(
 async function drainStderr(
   stderr: ReadableStream<Uint8Array>,
   ring: StderrRing,
-  onStderr: ((text: string) => void) | undefined,
+  onStderr: (text: string) => void,
 ): Promise<void> {
-  const decoder = onStderr === undefined ? undefined : new TextDecoder();
+  const decoder = new TextDecoder();
   const reader = stderr.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       ring.push(value);
-      if (decoder === undefined) continue;
       try {
-        onStderr?.(decoder.decode(value, { stream: true }));
+        onStderr(decoder.decode(value, { stream: true }));
       } catch {
         // A failing log hook must not stop the reading: pi blocks once its stderr pipe is full.
       }

@@ -1,4 +1,5 @@
-import type { Transport } from "../transport.ts";
+import type { StderrTransport } from "../transport.ts";
+import type { StderrBurstLimits } from "./stderr-bursts.ts";
 
 /** A signal the stop sequence sends. */
 export type StopSignal = "SIGTERM" | "SIGKILL";
@@ -46,13 +47,16 @@ export interface ChildProcessOptions {
   readonly highWaterMark?: number;
   /** Receives pi's stderr as it arrives (decoded UTF-8), for live logging. */
   readonly onStderr?: (text: string) => void;
+  /** How {@link StderrTransport.onPiStderr} coalesces and bounds pi's stderr. */
+  readonly stderrBursts?: StderrBurstLimits;
 }
 
 /**
- * A {@link Transport} to a pi child process. `closed` settles with `exit` when pi ends by itself
- * and `closed` after {@link Transport.close}, both with the exit code, signal and stderr tail.
+ * A transport to a pi child process. `closed` settles with `exit` when pi ends by itself
+ * and `closed` after `close()`, both with the exit code, signal and stderr tail; pi's stderr is
+ * also passed on as it comes, in bounded bursts (`onPiStderr`).
  */
-export interface ChildProcessTransport extends Transport {
+export interface ChildProcessTransport extends StderrTransport {
   /** The process id, when the runtime reports one. */
   readonly pid: number | undefined;
   /** The latest stderr output (at most `stderrBufferBytes`), starting at a line boundary once trimmed. */

@@ -9,3 +9,4 @@ export type {
   StopSignal,
   StopTimeouts,
 } from "./options.ts";
+export type { StderrBurstLimits } from "./stderr-bursts.ts";

@@ -2,7 +2,12 @@
  * What `createWebSocketTransport` takes and gives: its options and the transport's public
  * contract (the implementation is `websocket-transport.ts`).
  */
-import type { ControlledTransport, ReconnectingTransport, SharedTransport } from "../transport.ts";
+import type {
+  ControlledTransport,
+  ReconnectingTransport,
+  SharedTransport,
+  StderrTransport,
+} from "../transport.ts";
 import type { ReconnectOptions } from "./backoff.ts";
 import type { ConnectionState } from "./connection-state.ts";
 import type { ControlState } from "./control-state.ts";
@@ -43,7 +48,8 @@ export interface WebSocketTransportOptions {
 export interface WebSocketTransport
   extends ReconnectingTransport,
     SharedTransport,
-    ControlledTransport {
+    ControlledTransport,
+    StderrTransport {
   /** The URL it connects to. */
   readonly url: string;
   /** Where the connection stands now; a `statechange` event ({@link ConnectionStateEvent}) follows every change. */

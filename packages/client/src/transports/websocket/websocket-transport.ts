@@ -5,6 +5,7 @@ import {
   parseBridgeRecord,
 } from "@pi-kit/protocol/bridge";
 import { settlesWithin } from "../frames.ts";
+import { Listeners } from "../listeners.ts";
 import type { ReconnectInfo, TransportCloseInfo, TransportFrames } from "../transport.ts";
 import { type Backoff, backoffDelay, resolveBackoff } from "./backoff.ts";
 import { finalCloseInfo } from "./close-codes.ts";
@@ -130,7 +131,8 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   #control: ControlState | undefined;
   #takers: Array<{ resolve: (c: ControlState) => void; reject: (e: TakeControlError) => void }> =
     [];
-  readonly #dialogClosedListeners = new Set<(id: string) => void>();
+  readonly #dialogClosed = new Listeners<string>();
+  readonly #piStderr = new Listeners<string>();
 
   constructor(options: WebSocketTransportOptions) {
     super();
@@ -224,8 +226,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   }
 
   onDialogClosed(listener: (id: string) => void): () => void {
-    this.#dialogClosedListeners.add(listener);
-    return () => this.#dialogClosedListeners.delete(listener);
+    return this.#dialogClosed.add(listener);
+  }
+
+  onPiStderr(listener: (text: string) => void): () => void {
+    return this.#piStderr.add(listener);
   }
 
   reconnect(): void {
@@ -476,14 +481,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   #bridgeRecord(record: Exclude<BridgeRecord, BridgePingRecord>, socket: WebSocketLike): void {
     if (record.type === "bridge_dialog_closed") {
-      for (const listener of [...this.#dialogClosedListeners]) {
-        try {
-          listener(record.id);
-        } catch (error) {
-          // A throwing listener is the client's bug; surface it without losing the other records.
-          queueMicrotask(() => reportError(error));
-        }
-      }
+      this.#dialogClosed.notify(record.id);
+      return;
+    }
+    if (record.type === "bridge_pi_stderr") {
+      this.#piStderr.notify(record.text);
       return;
     }
     if (record.type === "bridge_error") {

@@ -25,8 +25,14 @@ export const messageStyles = css`
     transition: opacity 0.15s;
   }
   :host(:hover) .actions,
-  .actions:focus-within {
+  .actions:focus-within,
+  .actions.confirming {
     opacity: 1;
+  }
+  .actions.confirming {
+    display: block;
+    color: inherit;
+    font-size: 1em;
   }
   @media (hover: none) {
     .actions {

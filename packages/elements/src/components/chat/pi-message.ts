@@ -1,8 +1,10 @@
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type TemplateResult } from "lit";
+import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import { textOf } from "../../internal/i18n/format.ts";
 import { en, type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
+import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { PiEditEvent, PiRetryEvent } from "./message-events.ts";
@@ -30,8 +32,9 @@ function copyText(message: AgentMessage): string {
  * unchanged message is never rendered again: Lit skips property sets with the same value.
  * User messages and answers get actions, shown on hover or focus (always on touch screens): copy
  * (an answer as markdown), the time it was sent, and, given an `act` callback, Edit (send a
- * changed text from this point) and, on the last answer, Retry. While an answer streams, a caret
- * follows the text, and "Thinking…" shows before its first token.
+ * changed text from this point) and, on the last answer, Try again, which first says that the
+ * answer is kept as another version of the conversation and asks to go ahead. While an answer
+ * streams, a caret follows the text, and "Thinking…" shows before its first token.
  *
  * @tagname pi-message
  * @summary One transcript message.
@@ -52,7 +55,7 @@ function copyText(message: AgentMessage): string {
  * @csspart pending - "Thinking…" before an answer's first token.
  */
 export class PiMessage extends LitElement {
-  static override styles = [tokenStyles, baseStyles, messageStyles];
+  static override styles = [tokenStyles, baseStyles, confirmStyles, messageStyles];
   static override properties = {
     message: { attribute: false },
     streaming: { type: Boolean, reflect: true },
@@ -63,6 +66,7 @@ export class PiMessage extends LitElement {
     act: { attribute: false },
     last: { type: Boolean },
     editing: { state: true },
+    confirmingRetry: { state: true },
   };
 
   /** The message to show. */
@@ -86,6 +90,11 @@ export class PiMessage extends LitElement {
    * @internal
    */
   declare editing: boolean;
+  /**
+   * "Try again" was pressed: the question of whether to go ahead is shown.
+   * @internal
+   */
+  declare confirmingRetry: boolean;
 
   constructor() {
     super();
@@ -93,6 +102,7 @@ export class PiMessage extends LitElement {
     this.strings = en;
     this.last = false;
     this.editing = false;
+    this.confirmingRetry = false;
   }
 
   protected override render(): unknown {
@@ -109,8 +119,9 @@ export class PiMessage extends LitElement {
     })}${this.#actions(message)}`;
   }
 
-  protected override updated(): void {
+  protected override updated(changed: Map<PropertyKey, unknown>): void {
     if (this.editing) this.renderRoot.querySelector("textarea")?.focus();
+    if (changed.has("confirmingRetry") && this.confirmingRetry) focusConfirmBar(this.renderRoot);
   }
 
   #actions(message: AgentMessage): TemplateResult | typeof nothing {
@@ -121,6 +132,19 @@ export class PiMessage extends LitElement {
     const retry = act !== undefined && message.role === "assistant" && this.last;
     // An answer of tool calls only has nothing to copy: no row under it.
     if (text === "" && !retry) return nothing;
+    if (retry && this.confirmingRetry)
+      return html`<div part="actions" class="actions confirming">${confirmBar({
+        text: s.retryConfirm,
+        confirm: s.retry,
+        cancel: s.editCancel,
+        onConfirm: () => {
+          this.confirmingRetry = false;
+          if (this.dispatchEvent(new PiRetryEvent(message))) act?.(message, "retry");
+        },
+        onCancel: () => {
+          this.confirmingRetry = false;
+        },
+      })}</div>`;
     return html`<div part="actions" class="actions">
       ${time(message.timestamp, resolveLang(this))}
       ${
@@ -137,8 +161,8 @@ export class PiMessage extends LitElement {
       }
       ${
         retry
-          ? html`<button type="button" part="action" class="action" @click=${() => {
-              if (this.dispatchEvent(new PiRetryEvent(message))) act?.(message, "retry");
+          ? html`<button type="button" part="action" class="action" title=${s.retryConfirm} @click=${() => {
+              this.confirmingRetry = true;
             }}>${s.retry}</button>`
           : nothing
       }

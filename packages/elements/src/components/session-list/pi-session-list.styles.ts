@@ -93,7 +93,14 @@ export const sessionListStyles = css`
   .open:focus-visible {
     outline-offset: -2px;
   }
+  .heading {
+    display: flex;
+    align-items: baseline;
+    gap: 0.4em;
+    min-width: 0;
+  }
   .title {
+    min-width: 0;
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;

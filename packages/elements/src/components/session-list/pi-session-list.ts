@@ -8,6 +8,7 @@ import {
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
 import { PiErrorEvent } from "../../internal/events.ts";
+import { forkBadgeStyles } from "../../internal/fork-title.ts";
 import { format } from "../../internal/i18n/i18n.ts";
 import { icons } from "../../internal/icons.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
@@ -65,6 +66,7 @@ const FILTER_DELAY_MS = 200;
  * @csspart forks - The list of a conversation's other versions (its other session files).
  * @csspart fork-button - Opens one of those versions.
  * @csspart fork-title - A version's title.
+ * @csspart fork-badge - The "fork" badge after a fork's title (also after a conversation's, when pi continues a fork).
  * @csspart actions - The rename and delete buttons of a row.
  * @csspart rename-button - Starts renaming.
  * @csspart delete-button - Asks to delete.
@@ -80,7 +82,13 @@ const FILTER_DELAY_MS = 200;
  * @cssstate loading - A page is loading.
  */
 export class PiSessionList extends PickerElement {
-  static override styles = [tokenStyles, baseStyles, confirmStyles, sessionListStyles];
+  static override styles = [
+    tokenStyles,
+    baseStyles,
+    confirmStyles,
+    forkBadgeStyles,
+    sessionListStyles,
+  ];
   static override properties = {
     history: { attribute: false },
     selected: { type: String, reflect: true },

@@ -6,6 +6,7 @@
 import type { SessionFork, SessionSummary } from "@pi-kit/client";
 import { html, nothing } from "lit";
 import { confirmBar } from "../../internal/confirm-bar.ts";
+import { forkBadge, forkTitle } from "../../internal/fork-title.ts";
 import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { fullDate, relativeTime } from "../../internal/i18n/relative-time.ts";
 import { icons } from "../../internal/icons.ts";
@@ -37,6 +38,7 @@ export interface SessionRowContext {
 export function sessionRow(session: SessionSummary, row: SessionRowContext): unknown {
   const s = row.strings;
   const title = session.title || s.sessionsUntitled;
+  const shown = forkTitle(title, session.forks?.find((fork) => fork.current)?.forkedFrom);
   const tab = row.roving ? "0" : "-1";
   const classes = [
     "item",
@@ -83,7 +85,10 @@ export function sessionRow(session: SessionSummary, row: SessionRowContext): unk
       @click=${() => row.open()}
       @focus=${row.focused}
     >
-      <span part="title" class="title">${title}</span>
+      <span class="heading">
+        <span part="title" class="title">${shown.text}</span>
+        ${shown.fork ? forkBadge(s) : nothing}
+      </span>
       <span class="meta">
         ${time === undefined ? nothing : html`<time part="time" datetime=${session.lastActivity}>${time}</time>`}
         ${session.state === "running" ? html`<span part="badge" class="badge">${s.sessionsRunning}</span>` : nothing}
@@ -165,6 +170,7 @@ function forkList(session: SessionSummary, context: ForkListContext): unknown {
         date: fullDate(fork.lastActivity, context.lang),
         count: fork.messageCount,
       });
+      const shown = forkTitle(fork.title || s.sessionsUntitled, fork.forkedFrom);
       return html`<li>
         <button
           part="fork-button"
@@ -173,7 +179,8 @@ function forkList(session: SessionSummary, context: ForkListContext): unknown {
           title=${details}
           @click=${() => context.choose(fork)}
         >
-          <span part="fork-title" class="fork-title">${fork.title || s.sessionsUntitled}</span>
+          <span part="fork-title" class="fork-title">${shown.text}</span>
+          ${shown.fork ? forkBadge(s) : nothing}
           ${time === undefined ? nothing : html`<time datetime=${fork.lastActivity}>${time}</time>`}
         </button>
       </li>`;

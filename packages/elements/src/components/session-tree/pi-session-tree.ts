@@ -9,6 +9,7 @@ import {
 } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
 import { CANCELABLE_EVENT } from "../../internal/events.ts";
+import { forkBadgeStyles } from "../../internal/fork-title.ts";
 import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
@@ -65,11 +66,19 @@ export class PiTreeSelectEvent extends Event {
  * @csspart empty - Shown when there is no tree (or pi 0.73.x).
  * @csspart versions - The conversation's other versions (its other session files).
  * @csspart version-button - Switches pi to one of them.
+ * @csspart fork-badge - The "fork" badge after a fork's title.
  * @cssproperty [--max-height=24rem] - Height before the tree scrolls.
  * @cssproperty [--indent=1.1em] - Indent per level.
  */
 export class PiSessionTree extends LitElement {
-  static override styles = [tokenStyles, baseStyles, listStyles, confirmStyles, treeStyles];
+  static override styles = [
+    tokenStyles,
+    baseStyles,
+    listStyles,
+    confirmStyles,
+    forkBadgeStyles,
+    treeStyles,
+  ];
   static override properties = {
     client: { attribute: false },
     session: { attribute: false },

@@ -1,5 +1,6 @@
 import type { SessionFork } from "@pi-kit/client";
 import { html, nothing } from "lit";
+import { forkBadge, forkTitle } from "../../internal/fork-title.ts";
 import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 
 /**
@@ -18,8 +19,9 @@ export function treeVersions(
   return html`<section part="versions" class="versions" aria-labelledby="versions-title">
     <p id="versions-title" class="versions-title">${strings.treeVersions}</p>
     <ul role="list">
-      ${others.map(
-        (fork) => html`<li>
+      ${others.map((fork) => {
+        const shown = forkTitle(fork.title || strings.sessionsUntitled, fork.forkedFrom);
+        return html`<li>
           <button
             part="version-button"
             class="version"
@@ -27,11 +29,12 @@ export function treeVersions(
             title=${format(strings.treeVersionOpen, { title: fork.title || strings.sessionsUntitled })}
             @click=${() => open(fork)}
           >
-            <span class="text">${fork.title || strings.sessionsUntitled}</span>
+            <span class="text">${shown.text}</span>
+            ${shown.fork ? forkBadge(strings) : nothing}
             <span class="count">${format(strings.sessionsMessages, { count: fork.messageCount })}</span>
           </button>
-        </li>`,
-      )}
+        </li>`;
+      })}
     </ul>
   </section>`;
 }
