@@ -40,13 +40,19 @@ export interface TestBridge extends ServedBridge {
 
 /** Starts a bridge on this runtime's adapter. */
 export async function startBridge(
-  options: Partial<ServeBridgeOptions> & { uiProbe?: boolean; version?: "1" | "0.73" } = {},
+  options: Partial<ServeBridgeOptions> & {
+    uiProbe?: boolean;
+    version?: "1" | "0.73";
+    /** More pi extensions, loaded with `-e`. */
+    extensions?: readonly string[];
+  } = {},
 ): Promise<TestBridge> {
   const model = await startModelServer();
   const pi = piCommand({
     version: options.version ?? "1",
     baseUrl: model.baseUrl,
     uiProbe: options.uiProbe ?? false,
+    extensions: options.extensions ?? [],
   });
   const log: BridgeLogEvent[] = [];
   const adapter =
@@ -55,7 +61,7 @@ export async function startBridge(
       : runtime === "deno"
         ? await import("../src/adapters/deno.ts")
         : await import("../src/adapters/node.ts");
-  const { uiProbe: _, version: __, ...rest } = options;
+  const { uiProbe: _, version: __, extensions: ___, ...rest } = options;
   const host = sessionHostOptions(pi);
   const served = await adapter
     .serveBridge({

@@ -38,6 +38,7 @@ export function scriptedPi() {
     },
     pid: undefined,
     stderrTail: () => "",
+    onPiStderr: () => () => {},
     kill: () => {},
   };
   return {

@@ -31,6 +31,7 @@ export type { PiCapabilities, PiVersionLine } from "./client/capabilities.ts";
 export type {
   ClientEvent,
   ClientEventOf,
+  PiStderrEvent,
   RunSettledEvent,
   SessionChangedEvent,
   SessionChangeReason,

@@ -36,7 +36,7 @@ const SCHEMAS = [
     // What travels on the socket either way, and what the HTTP API and close frames carry.
     roots: {
       BridgeRecord:
-        "A record the bridge writes itself about control, dialogs and keepalive (bridge → client).",
+        "A record the bridge writes itself about control, dialogs, keepalive and pi's stderr (bridge → client).",
       BridgeRunSnapshotRecord:
         "The run in progress so far, sent to a connection that attaches mid-run (bridge → client).",
       BridgeTakeControlCommand: "A watcher asks to become the controller (client → bridge).",

@@ -5,6 +5,7 @@
  * on), the others learn when one answers a dialog, the grace period runs from when the last one
  * left, and all of them are closed together when the session ends.
  */
+import type { BridgePiStderrRecord } from "@pi-kit/protocol/bridge";
 import { dialogClosed, type PendingDialogs } from "./pending-dialogs.ts";
 import type { RetainedUi } from "./retained-ui.ts";
 import type { RunRecorder } from "./run-recorder.ts";
@@ -93,6 +94,12 @@ export class SessionConnections {
     for (const connection of this.control.connections) {
       if (connection !== from) connection.send(line);
     }
+  }
+
+  /** pi wrote to stderr: every connection gets it as a `bridge_pi_stderr` record. */
+  piStderr(text: string): void {
+    const line = JSON.stringify({ type: "bridge_pi_stderr", text } satisfies BridgePiStderrRecord);
+    for (const connection of this.control.connections) connection.send(line);
   }
 
   /** Closes every connection with `code` and `reason` (the session ends); the grace period starts. */

@@ -103,6 +103,7 @@ export class Session {
       getState: () => this.request({ type: "get_state" }),
       onRelayed: settings.onRelayed,
     });
+    transport.onPiStderr((text) => this.#connections.piStderr(text));
     const pumped = this.#output.pump(transport);
     this.exited = transport.closed.then(async (info) => {
       // Let the pump deliver what pi wrote before it died, then report the exit.

@@ -52,6 +52,7 @@ export {
   type BridgeDialogClosedRecord,
   type BridgeErrorRecord,
   type BridgePingRecord,
+  type BridgePiStderrRecord,
   type BridgeRecord,
   type BridgeRefusalCode,
   type BridgeSelfRef,

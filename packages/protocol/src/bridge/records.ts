@@ -83,12 +83,25 @@ export interface BridgePingRecord {
   readonly intervalMs: number;
 }
 
+/**
+ * pi wrote to stderr (a diagnostic it has no RPC record for: an extension that failed to load when
+ * a session was replaced, a model it could not restore): sent to every connection of the session.
+ * Lines written together are one record; the bridge bounds each record's size (a note says how
+ * much was left out) and how many it sends per second, so a chatty pi cannot flood the sockets.
+ */
+export interface BridgePiStderrRecord {
+  readonly type: "bridge_pi_stderr";
+  /** The lines, without the final line break. */
+  readonly text: string;
+}
+
 /** A record the bridge writes itself. */
 export type BridgeRecord =
   | BridgeControlRecord
   | BridgeErrorRecord
   | BridgeDialogClosedRecord
-  | BridgePingRecord;
+  | BridgePingRecord
+  | BridgePiStderrRecord;
 
 /** Reads a bridge record from one line; `undefined` for anything else (pi's records). */
 export function parseBridgeRecord(line: string): BridgeRecord | undefined {
@@ -120,6 +133,9 @@ export function parseBridgeRecord(line: string): BridgeRecord | undefined {
     record.intervalMs > 0
   ) {
     return value as BridgePingRecord;
+  }
+  if (record.type === "bridge_pi_stderr" && typeof record.text === "string") {
+    return value as BridgePiStderrRecord;
   }
   return undefined;
 }
