@@ -5,6 +5,7 @@ import type {
   PermissionModesOptions,
   StopTimeouts,
 } from "@pi-kit/client/process";
+import type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
 import type { BridgeLogger } from "./logger.ts";
 import type { SandboxOption } from "./sandbox/create-sandbox.ts";
 import type { CommandPolicyOptions } from "./security/command-policy.ts";
@@ -139,4 +140,10 @@ export interface BridgeOptions {
   readonly url?: string;
   /** Cluster mode: per-session leases in Redis replace the sessions directory's lock. */
   readonly cluster?: ClusterOptions;
+  /**
+   * Checkpoints of each session's workspace, at its start and at the start of every run, in a
+   * shadow git repository in `sessionsDir` (the changes API lists, diffs and undoes what pi
+   * changed since). On by default (it needs `git` on `PATH`); `false` keeps none.
+   */
+  readonly checkpoints?: CheckpointSettings | false;
 }

@@ -3,10 +3,12 @@
  * the pi processes behind it. Runtime-independent: the WebSocket upgrade comes from an adapter.
  */
 
+import { resolve } from "node:path";
 import { CONTROLLER_CONNECTION_HEADER } from "@pi-kit/protocol/bridge";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./bridge-options.ts";
+import { CheckpointStore } from "./checkpoints/checkpoint-store.ts";
 import { type ClusterNode, createClusterNode } from "./cluster/cluster-node.ts";
 import { clusterSessionsRoute, metricsRoute, nodeHeader } from "./cluster/cluster-routes.ts";
 import { clusterLimits } from "./cluster/cluster-settings.ts";
@@ -93,8 +95,21 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   const ownership =
     cluster?.ownership ?? directoryOwnership(options, logger, () => void bridge.close());
   const spawn = placedSpawn(options.sessionsDir, workspaces, sandbox, options.spawn);
+  const checkpoints =
+    options.checkpoints === false
+      ? undefined
+      : new CheckpointStore({
+          ...options.checkpoints,
+          sessionsDir: options.sessionsDir,
+          logger,
+          // Where each pi works: its own workspace, or the one every session shares.
+          workspaceOf: async (key) => workspaces?.of(key) ?? resolve(options.pi.cwd ?? "."),
+        });
   const principals: PrincipalStores = new PrincipalStores({
-    registry: registrySettings(options, limits, logger, ownership, spawn, cluster),
+    registry: {
+      ...registrySettings(options, limits, logger, ownership, spawn, cluster),
+      checkpoints,
+    },
     logger,
     workspaces,
     // Per node, off the share: nodes must never overwrite each other's index.
@@ -160,6 +175,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
               Promise.resolve(app.fetch(request)),
             ),
       cluster?.metrics,
+      { registry, checkpoints },
     ),
   );
   app.get(

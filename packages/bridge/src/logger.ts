@@ -105,6 +105,12 @@ export type BridgeLogEvent =
   | { readonly event: "lease_release_failed"; readonly session: string; readonly error: string }
   | { readonly event: "lease_lost"; readonly session: string; readonly reason: string }
   | { readonly event: "session_fenced"; readonly session: string }
+  | {
+      /** A checkpoint of the session's workspace could not be taken (pi went on without it). */
+      readonly event: "checkpoint_failed";
+      readonly session: string;
+      readonly error: string;
+    }
   | { readonly event: "lease_store_reachable"; readonly reachable: boolean }
   | {
       /** Redis could not be reached (logged once per outage; the node retries every second). */
@@ -145,6 +151,7 @@ const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
   "lease_release_failed",
   "lease_store_unreachable",
   "session_fenced",
+  "checkpoint_failed",
 ]);
 
 /** The level a log event is written at. */

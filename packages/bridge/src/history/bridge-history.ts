@@ -5,6 +5,7 @@
  * session's files from racing that session's pi.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
+import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
 import { BRIDGE_OWNER, type SessionKey, sessionKey, splitKey } from "../sessions/owner.ts";
@@ -32,6 +33,8 @@ export interface BridgeHistoryOptions {
   readonly owner?: string;
   /** The sessions' own working directories, if they have them: deleting a session removes its own. */
   readonly workspaces?: Workspaces;
+  /** Where the sessions' checkpoints are: deleting a session removes its own. */
+  readonly checkpoints?: CheckpointStore | undefined;
   /** Sessions of `keys` another node runs now (cluster mode, from the lease store). */
   readonly runningElsewhere?: (keys: readonly SessionKey[]) => Promise<Set<SessionKey>>;
 }
@@ -171,6 +174,7 @@ export class BridgeHistory {
       }
       await this.#store.remove(name);
       await this.#workspaces?.remove(this.#key(name));
+      await this.#options.checkpoints?.remove(this.#key(name));
       this.#readAt.delete(name);
       safeLog(this.#logger, { event: "session_deleted", session: this.#key(name) });
     });

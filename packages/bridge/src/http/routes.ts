@@ -5,7 +5,8 @@
  * act on one, `POST /api/sessions/:name/stop` stops its pi, and `GET /api/sessions/:name/files`
  * searches its workspace for `@` mentions. Bodies and answers are the
  * `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check run before
- * these, in the bridge, which says what the caller may reach.
+ * these, in the bridge, which says what the caller may reach. The changes API
+ * (`changes-routes.ts`) sits beside them, behind the same checks.
  */
 
 import { TicketRefusal } from "@pi-kit/protocol/bridge";
@@ -20,6 +21,7 @@ import { TicketError } from "../security/tickets.ts";
 import type { Access } from "../sessions/access.ts";
 import { sessionKey } from "../sessions/owner.ts";
 import { assertSessionName } from "../sessions/session-name.ts";
+import { type ChangesRouteOptions, changesRoutes } from "./changes-routes.ts";
 
 /** Request body of `POST /api/sessions`. */
 export interface CreateSessionBody {
@@ -51,13 +53,14 @@ export type ClusterForward = (c: Context, error: ClusterRefusalError) => Promise
 /**
  * The session API routes, to mount under `/api`; `scopeOf` says what a request reaches. In
  * cluster mode `forward` answers requests for sessions another node owns, and `metrics` counts
- * every error answer by its code.
+ * every error answer by its code. With `changes`, the changes API is served too.
  */
 export function sessionRoutes(
   scopeOf: (c: Context) => RequestScope,
   logger: BridgeLogger,
   forward?: ClusterForward,
   metrics?: Pick<BridgeMetrics, "refusals">,
+  changes?: ChangesRouteOptions,
 ): Hono {
   const api = new Hono();
   /**
@@ -191,6 +194,7 @@ export function sessionRoutes(
     }
   });
 
+  if (changes !== undefined) changesRoutes(api, { scopeFor, fail, jsonBody }, changes);
   return api;
 }
 
@@ -214,7 +218,7 @@ function pageSize(raw: string | undefined): number {
 }
 
 /** The request's JSON object body; `{}` when it has none. */
-async function jsonBody(c: Context, usage: string): Promise<Record<string, unknown>> {
+export async function jsonBody(c: Context, usage: string): Promise<Record<string, unknown>> {
   if ((c.req.header("content-length") ?? "0") === "0" && !c.req.header("transfer-encoding")) {
     return {};
   }

@@ -110,6 +110,7 @@ export class PrincipalStores implements SessionLifecycle {
         logger,
         owner,
         ...(workspaces === undefined ? {} : { workspaces }),
+        checkpoints: this.#options.registry.checkpoints,
         ...(runningElsewhere === undefined ? {} : { runningElsewhere }),
       });
       space = { store, history };

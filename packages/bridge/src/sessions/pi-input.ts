@@ -2,7 +2,9 @@
  * What the bridge writes to one session's pi, the counterpart of {@link PiOutput}. A client's
  * records are bounded: past `maxBytes` written and not yet taken by pi's stdin, the write is
  * refused and the caller sheds the client, so a client that sends faster than pi reads cannot
- * grow the bridge's memory. The bridge's own commands (few and small) go past the bound.
+ * grow the bridge's memory. The bridge's own commands (few and small) go past the bound. While a
+ * hold is on (a checkpoint being taken before a run), clients' records wait, in order and counted
+ * against the bound, and go to pi once it is off.
  */
 import type { PiOutput } from "./pi-output.ts";
 
@@ -13,6 +15,10 @@ export class PiInput {
   /** What was written and not yet taken by pi's stdin (by string length). */
   #queued = 0;
   #lastInputAt = Date.now();
+  /** Clients' lines waiting for the hold to end, in order. */
+  #held: string[] | undefined;
+  /** The end of the current hold. */
+  #holdEnd: Promise<void> = Promise.resolve();
 
   constructor(stdin: WritableStream<string>, maxBytes: number) {
     this.#writer = stdin.getWriter();
@@ -33,12 +39,51 @@ export class PiInput {
     if (this.#queued + size > this.#maxBytes) return false;
     this.#queued += size;
     this.#lastInputAt = Date.now();
+    if (this.#held !== undefined) this.#held.push(line);
+    else this.#send(line);
+    return true;
+  }
+
+  /** Whether clients' records are held back now. */
+  get holding(): boolean {
+    return this.#held !== undefined;
+  }
+
+  /**
+   * Holds clients' records back until `task` settles (after any hold before it), then writes
+   * them in the order they came. A `line` is written first, as the hold ends: the record that
+   * asked for the hold. Returns `false`, writing nothing, when `line` does not fit the bound.
+   */
+  hold(task: () => Promise<unknown>, line?: string): boolean {
+    if (line !== undefined && this.#queued + line.length > this.#maxBytes) return false;
+    if (line !== undefined) {
+      this.#queued += line.length;
+      this.#lastInputAt = Date.now();
+    }
+    // The lines that come from now on go after this hold's own; those before, with the previous hold.
+    const after: string[] = [];
+    this.#held = after;
+    const end: Promise<void> = this.#holdEnd
+      .then(task)
+      .catch(() => {
+        // The task reports its own failure; what waited goes to pi regardless.
+      })
+      .then(() => {
+        if (line !== undefined) this.#send(line);
+        for (const waiting of after) this.#send(waiting);
+        if (this.#holdEnd === end) this.#held = undefined;
+      });
+    this.#holdEnd = end;
+    return true;
+  }
+
+  #send(line: string): void {
+    const size = line.length;
     const written = () => {
       // Also when pi is gone: its exit, reported through the session, says why.
       this.#queued -= size;
     };
     this.#writer.write(`${line}\n`).then(written, written);
-    return true;
   }
 
   /** Writes the bridge's own `text` (its lines already ended) as is, outside the bound. */

@@ -7,6 +7,7 @@ import type {
   ChildProcessTransport,
   StopTimeouts,
 } from "@pi-kit/client/process";
+import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import type { BridgeLogger } from "../logger.ts";
 import type { SessionKey } from "./owner.ts";
 import { withoutModelChoice } from "./pi-args.ts";
@@ -65,6 +66,8 @@ export interface SessionSettings {
   readonly onFileMoved?: ((key: SessionKey, file: string) => void) | undefined;
   /** Told each batch's time from pi's stdout to the sockets, in seconds (the relay metric). */
   readonly onRelayed?: ((seconds: number) => void) | undefined;
+  /** Where the sessions' checkpoints are kept; `undefined`: none are (`--no-checkpoints`). */
+  readonly checkpoints?: CheckpointStore | undefined;
 }
 
 /** How to spawn the pi of the session in `dir`, started as `plan` says. */

@@ -28,6 +28,11 @@ export interface CheckpointsOptions {
   readonly maxFileBytes?: number;
   /** The git executable. Default `git` on `PATH`. */
   readonly git?: string;
+  /**
+   * Paths inside the workspace (relative, `/`-separated) never taken into checkpoints, e.g. where
+   * a host keeps its own state when that is inside the workspace.
+   */
+  readonly exclude?: readonly string[];
 }
 
 /** One checkpoint: a snapshot of the workspace. */
@@ -51,6 +56,8 @@ export class Checkpoints {
   readonly #gitDir: string;
   readonly #workspace: string;
   readonly #maxFileBytes: number;
+  /** The exclude file's lines for {@link CheckpointsOptions.exclude}. */
+  readonly #alwaysExcluded: string;
   /** The checkpoints, read once from the refs, then kept up to date here. */
   #checkpoints: Checkpoint[] | undefined;
   /** The files the exclude file lists now (left out for their size). */
@@ -62,6 +69,7 @@ export class Checkpoints {
     this.#gitDir = join(options.dir, "git");
     this.#workspace = options.workspace;
     this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.#alwaysExcluded = excludeLines(options.exclude ?? []);
     this.#git = shadowGit(options.git ?? "git", this.#gitDir, options.workspace);
   }
 
@@ -176,7 +184,7 @@ export class Checkpoints {
     await this.#git.run(["init", "-q", `--initial-branch=${BRANCH}`]);
     await mkdir(join(this.#gitDir, ...REF_PREFIX.split("/").filter(Boolean)), { recursive: true });
     // Files a previous run left out for their size are looked at again.
-    await writeFile(join(this.#gitDir, "info", "exclude"), "");
+    await writeFile(join(this.#gitDir, "info", "exclude"), this.#alwaysExcluded);
     for (const [key, value] of [
       ["core.autocrlf", "false"],
       ["core.safecrlf", "false"],
@@ -208,8 +216,10 @@ export class Checkpoints {
       excluded.every((p, i) => p === this.#excluded[i])
     )
       return;
-    const lines = excluded.map((path) => `/${path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}\n`);
-    await writeFile(join(this.#gitDir, "info", "exclude"), lines.join(""));
+    await writeFile(
+      join(this.#gitDir, "info", "exclude"),
+      this.#alwaysExcluded + excludeLines(excluded),
+    );
     this.#excluded = [...excluded];
   }
 
@@ -297,4 +307,9 @@ export class Checkpoints {
     this.#queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** Exclude-file lines that match exactly `paths` (anchored, special characters escaped). */
+function excludeLines(paths: readonly string[]): string {
+  return paths.map((path) => `/${path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}\n`).join("");
 }

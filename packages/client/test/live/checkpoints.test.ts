@@ -8,13 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type ModelServer, piCommand, startModelServer } from "@pi-kit/testing";
+import { git, gitChanges, tree } from "../../../../test-support/git-tree.ts";
 import { PiClient } from "../../src/index.ts";
-import { Checkpoints, type FileChange } from "../../src/node.ts";
+import { Checkpoints } from "../../src/node.ts";
 import { spawnPi } from "../../src/process.ts";
 
 let server: ModelServer;
@@ -24,59 +24,6 @@ before(async () => {
 after(async () => {
   await server.close();
 });
-
-/** Every file and directory under `root` (but `skip`), with its mode and a hash of its bytes. */
-function tree(root: string, skip: (path: string) => boolean = () => false): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      const path = relative(root, full);
-      if (skip(path)) continue;
-      const info = statSync(full);
-      if (info.isDirectory()) {
-        out.set(`${path}/`, "dir");
-        walk(full);
-      } else {
-        const hash = createHash("sha256").update(readFileSync(full)).digest("hex");
-        out.set(path, `${(info.mode & 0o777).toString(8)} ${hash}`);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-  });
-
-/** The changes as `git diff --cached -M` of a plain repository sees them. */
-function gitChanges(repo: string): FileChange[] {
-  const numstat = git(repo, "diff", "--cached", "-M", "--numstat", "HEAD").trim().split("\n");
-  const statuses = git(repo, "diff", "--cached", "-M", "--name-status", "HEAD").trim().split("\n");
-  return statuses
-    .map((line, i) => {
-      const [code, first, second] = line.split("\t") as [string, string, string | undefined];
-      const [added, deleted] = (numstat[i] as string).split("\t") as [string, string];
-      const binary = added === "-";
-      const status = { A: "added", M: "modified", D: "deleted", R: "renamed" }[
-        code[0] as "A"
-      ] as FileChange["status"];
-      return {
-        path: second ?? first,
-        ...(second === undefined ? {} : { oldPath: first }),
-        status,
-        additions: binary ? 0 : Number(added),
-        deletions: binary ? 0 : Number(deleted),
-        binary,
-      };
-    })
-    .sort((a, b) => (a.path < b.path ? -1 : 1));
-}
 
 test("checkpoints list, diff, revert and restore a scripted suite exactly as git sees it", {
   timeout: 120_000,

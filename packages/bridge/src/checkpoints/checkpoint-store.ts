@@ -1,0 +1,112 @@
+/**
+ * Where a bridge keeps its sessions' checkpoints: one shadow repository per session in
+ * `<sessions dir>/.checkpoints/<key>`, outside the workspace (the user's own `.git` is never
+ * touched) and, under the sandbox, out of pi's sight (the sessions directory is hidden from it, so
+ * no pi can plant a hook or a config the bridge's `git` would run). In cluster mode the sessions
+ * directory is the shared storage: the checkpoints move with the session's lease.
+ */
+import { rm, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { Checkpoints } from "@pi-kit/client/node";
+import { type BridgeLogger, safeLog } from "../logger.ts";
+import type { SessionKey } from "../sessions/owner.ts";
+import { SessionCheckpoints } from "./session-checkpoints.ts";
+
+/** The directory of the shadow repositories, in the sessions directory. */
+export const CHECKPOINTS_DIR = ".checkpoints";
+
+/** How a bridge keeps checkpoints (`BridgeOptions.checkpoints`). */
+export interface CheckpointSettings {
+  /** The git executable. Default `git` on `PATH`. */
+  readonly git?: string;
+  /** Untracked files larger than this are left out (and listed as skipped). Default 5 MiB. */
+  readonly maxFileBytes?: number;
+}
+
+/** Options of a {@link CheckpointStore}. */
+export interface CheckpointStoreOptions extends CheckpointSettings {
+  readonly sessionsDir: string;
+  /** The workspace (pi's working directory) of session `key`. */
+  readonly workspaceOf: (key: SessionKey) => Promise<string>;
+  readonly logger: BridgeLogger;
+}
+
+/** The checkpoints of a bridge's sessions. */
+export class CheckpointStore {
+  readonly #options: CheckpointStoreOptions;
+  /** The checkpoints of sessions whose pi runs here. */
+  readonly #live = new Map<SessionKey, Promise<SessionCheckpoints>>();
+
+  constructor(options: CheckpointStoreOptions) {
+    this.#options = options;
+  }
+
+  /** Session `key`'s pi starts here: its checkpoints, opened afresh (another node may have written). */
+  started(key: SessionKey): Promise<SessionCheckpoints> {
+    const opened = this.#open(key);
+    this.#live.set(key, opened);
+    opened.catch((error: unknown) => {
+      if (this.#live.get(key) === opened) this.#live.delete(key);
+      safeLog(this.#options.logger, {
+        event: "checkpoint_failed",
+        session: key,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+    return opened;
+  }
+
+  /** Session `key`'s pi has exited (`opened`: what {@link started} gave it). */
+  ended(key: SessionKey, opened: Promise<SessionCheckpoints>): void {
+    if (this.#live.get(key) === opened) this.#live.delete(key);
+  }
+
+  /** The bridge lost session `key`: its checkpoints are written no more. */
+  fence(key: SessionKey): void {
+    const opened = this.#live.get(key);
+    this.#live.delete(key);
+    void opened?.then(
+      (checkpoints) => checkpoints.fence(),
+      () => undefined,
+    );
+  }
+
+  /** Session `key`'s checkpoints, or `undefined` when it has none (call under the session's claim). */
+  async of(key: SessionKey): Promise<SessionCheckpoints | undefined> {
+    const live = this.#live.get(key);
+    if (live !== undefined) return live;
+    const exists = await stat(join(this.#dirOf(key), "git")).then(
+      () => true,
+      () => false,
+    );
+    return exists ? this.#open(key) : undefined;
+  }
+
+  /** Removes session `key`'s checkpoints (the session was deleted). */
+  async remove(key: SessionKey): Promise<void> {
+    this.#live.delete(key);
+    await rm(this.#dirOf(key), { recursive: true, force: true });
+  }
+
+  #dirOf(key: SessionKey): string {
+    return join(this.#options.sessionsDir, CHECKPOINTS_DIR, key);
+  }
+
+  async #open(key: SessionKey): Promise<SessionCheckpoints> {
+    const { sessionsDir, git, maxFileBytes } = this.#options;
+    const workspace = await this.#options.workspaceOf(key);
+    // pi's session files and the shadow repositories are never the workspace's content.
+    const exclude = [sessionsDir]
+      .map((dir) => relative(workspace, dir))
+      .filter((path) => path !== "" && !path.startsWith("..") && !isAbsolute(path))
+      .map((path) => path.split(sep).join("/"));
+    const checkpoints = await Checkpoints.open({
+      workspace,
+      dir: this.#dirOf(key),
+      exclude,
+      ...(git === undefined ? {} : { git }),
+      ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+    });
+    return new SessionCheckpoints(checkpoints);
+  }
+}

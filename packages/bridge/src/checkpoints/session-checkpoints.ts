@@ -1,0 +1,121 @@
+/**
+ * The checkpoints of one session's workspace, as the changes API serves them: a `Checkpoints`
+ * shadow repository (see `@pi-kit/client/node`) with the API's checks on top (known checkpoint
+ * ids, paths confined to the workspace) and its answers' shapes. Once the bridge lost the session
+ * (a cluster lease taken over), it writes nothing more: a fenced owner never writes.
+ */
+
+import type { Checkpoints } from "@pi-kit/client/node";
+import type { ChangeSet, CheckpointSummary, FileDiff } from "@pi-kit/protocol/bridge";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
+
+/** The label of the checkpoint taken as a session's pi starts. */
+export const SESSION_START_LABEL = "session start";
+/** The longest label of a run's checkpoint (the prompt's first line, trimmed). */
+export const MAX_LABEL_CHARS = 80;
+
+const CHECKPOINT_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
+
+/** The checkpoints of one session, with the changes API's checks and answers. */
+export class SessionCheckpoints {
+  readonly #checkpoints: Checkpoints;
+  #fenced = false;
+
+  constructor(checkpoints: Checkpoints) {
+    this.#checkpoints = checkpoints;
+  }
+
+  /** Takes the session-start checkpoint, unless the session has checkpoints already (a resume). */
+  async sessionStart(): Promise<void> {
+    if ((await this.#checkpoints.list()).length > 0) return;
+    await this.#write(() => this.#checkpoints.checkpoint(SESSION_START_LABEL));
+  }
+
+  /** Takes a run's checkpoint, labelled with the first line of its prompt. */
+  async beforeRun(prompt: string): Promise<void> {
+    await this.#write(() => this.#checkpoints.checkpoint(runLabel(prompt)));
+  }
+
+  /** The checkpoints, oldest first. */
+  list(): Promise<CheckpointSummary[]> {
+    return this.#checkpoints.list();
+  }
+
+  /** The files changed since `since` (default: the first checkpoint). */
+  async changes(since?: string): Promise<ChangeSet> {
+    const from = await this.#since(since);
+    const changes = await this.#checkpoints.changes(from);
+    return { since: from, changes, skipped: await this.#checkpoints.skipped() };
+  }
+
+  /** One file's diff since `since` (default: the first checkpoint). */
+  async diff(path: string, since?: string): Promise<FileDiff> {
+    const file = confinedPath(path);
+    const from = await this.#since(since);
+    return { path: file, since: from, diff: await this.#checkpoints.diff(from, file) };
+  }
+
+  /** Puts `path` back as it was at `since`; answers the changes since `since` after it. */
+  async revertFile(path: string, since?: string): Promise<ChangeSet> {
+    const file = confinedPath(path);
+    const from = await this.#since(since);
+    await this.#write(() => this.#checkpoints.revertFile(from, file));
+    return this.changes(from);
+  }
+
+  /** Restores the workspace to checkpoint `id`; answers the changes since the first checkpoint. */
+  async restore(id: string): Promise<ChangeSet> {
+    const to = await this.#since(id);
+    await this.#write(() => this.#checkpoints.restore(to));
+    return this.changes();
+  }
+
+  /** The bridge lost the session: nothing is written from now on. */
+  fence(): void {
+    this.#fenced = true;
+  }
+
+  async #write<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#fenced)
+      throw new BridgeError(BridgeErrorCode.SessionStopped, "The session runs on another node now");
+    return task();
+  }
+
+  /** A known checkpoint's id: `id`, or the first checkpoint's when omitted. */
+  async #since(id: string | undefined): Promise<string> {
+    if (id !== undefined && !CHECKPOINT_ID.test(id))
+      throw new BridgeError(BridgeErrorCode.InvalidRequest, "A checkpoint id is 40 hex digits");
+    const list = await this.#checkpoints.list();
+    const found = id === undefined ? list[0] : list.find((c) => c.id === id);
+    if (found === undefined)
+      throw new BridgeError(
+        BridgeErrorCode.UnknownCheckpoint,
+        id === undefined ? "The session has no checkpoint yet" : `No checkpoint ${id}`,
+      );
+    return found.id;
+  }
+}
+
+/** A run checkpoint's label: the prompt's first non-empty line, trimmed to {@link MAX_LABEL_CHARS}. */
+export function runLabel(prompt: string): string {
+  const line = prompt.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
+  const text = line.trim().replace(/\s+/g, " ");
+  if (text === "") return "(empty prompt)";
+  return text.length <= MAX_LABEL_CHARS ? text : `${text.slice(0, MAX_LABEL_CHARS - 1)}…`;
+}
+
+/**
+ * `path` as a workspace-relative, `/`-separated path; a `BridgeError` (`invalid_path`) for an
+ * absolute one, one with `..`, `.` or empty segments, a backslash or a NUL.
+ */
+export function confinedPath(path: string): string {
+  const bad = (why: string) =>
+    new BridgeError(BridgeErrorCode.InvalidPath, `\`path\` ${why}: ${JSON.stringify(path)}`);
+  if (path === "" || path.length > 4096) throw bad("must be a relative path of 1-4096 characters");
+  if (path.includes("\0") || path.includes("\\")) throw bad("may not hold a NUL or a backslash");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw bad("must be relative");
+  for (const segment of path.split("/"))
+    if (segment === "" || segment === "." || segment === "..")
+      throw bad("must stay inside the workspace (no empty, `.` or `..` segments)");
+  return path;
+}
