@@ -86,12 +86,16 @@ test("changes API: checkpoints before each run, the suite as git sees it, undo b
       ["added nested/deep/new.txt", "modified src/app.ts"],
       "the run's checkpoint came before its writes",
     );
+    // An extension command starts no run: it gets no checkpoint.
+    const command = await controller.request({ type: "prompt", message: "/permissions full" });
+    assert.equal(command.success, true);
+    assert.equal((await changes.checkpoints()).length, 2);
     await run(
       controller,
       "[[bash echo shell > made-by-shell.txt && rm doomed.txt && mv old-name.txt renamed.txt && printf '\\001\\002' >> logo.bin && echo rebuilt > build/out.js]]",
     );
-    const [sessionStart, , secondRun] = await changes.checkpoints();
-    assert.ok(sessionStart && secondRun);
+    const [sessionStart, , secondRun, more] = await changes.checkpoints();
+    assert.ok(sessionStart && secondRun && more === undefined);
 
     // Since the session start (the default): exactly what git sees in the independent copy.
     const listed = await changes.changes();

@@ -90,3 +90,64 @@ test("pi-input: the bridge's own text goes as is, past the bound, and is not a c
   assert.equal(input.lastInputAt, lastInput);
   assert.equal(input.write("efgh"), true, "nor does it count toward it");
 });
+
+/** A task the test ends (`done()`), and whether it started. */
+function gate() {
+  let done!: () => void;
+  const state = { started: false };
+  const ended = new Promise<void>((resolve) => (done = resolve));
+  const task = () => {
+    state.started = true;
+    return ended;
+  };
+  return { task, done, state };
+}
+
+/** A stdin that takes everything at once, keeping what it took. */
+function openStdin() {
+  const taken: string[] = [];
+  return { stdin: new WritableStream<string>({ write: (chunk) => void taken.push(chunk) }), taken };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test("pi-input: records wait for a hold (a checkpoint) and go to pi in the order they came", async () => {
+  const { stdin, taken } = openStdin();
+  const input = new PiInput(stdin, 1000);
+  const start = gate();
+  const run = gate();
+  input.hold(start.task);
+  assert.equal(input.holding, true);
+  input.write("a");
+  // A prompt asks for a hold of its own: it goes after "a", the records after it after it.
+  assert.equal(input.hold(run.task, "prompt"), true);
+  input.write("b");
+  await settle();
+  assert.deepEqual(taken, [], "nothing passes while the first hold is on");
+  assert.equal(run.state.started, false, "the second hold waits for the first");
+  start.done();
+  await settle();
+  assert.deepEqual(taken, ["a\n"]);
+  assert.equal(run.state.started, true);
+  input.write("c");
+  run.done();
+  await settle();
+  assert.deepEqual(taken, ["a\n", "prompt\n", "b\n", "c\n"]);
+  assert.equal(input.holding, false);
+  input.write("d");
+  await settle();
+  assert.deepEqual(taken.at(-1), "d\n", "written at once once no hold is on");
+});
+
+test("pi-input: a failed hold still lets what waited through; held lines count against the bound", async () => {
+  const { stdin, taken } = openStdin();
+  const input = new PiInput(stdin, 10);
+  const failing = () => Promise.reject(new Error("git is not there"));
+  assert.equal(input.hold(failing, "12345678"), true);
+  assert.equal(input.write("abc"), false, "the held prompt counts");
+  assert.equal(input.hold(failing, "abcdefghijk"), false, "a prompt past the bound is refused");
+  await settle();
+  await settle();
+  assert.deepEqual(taken, ["12345678\n"]);
+  assert.equal(input.holding, false);
+});

@@ -10,6 +10,7 @@
 import { mkdir } from "node:fs/promises";
 import type { ChildProcessTransport } from "@pi-kit/client/process";
 import { BridgeCloseCode, closeReason } from "@pi-kit/protocol/bridge";
+import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import type { LiveState } from "../history/stored-session.ts";
 import { safeLog } from "../logger.ts";
@@ -60,6 +61,12 @@ export class Session {
   readonly #output: PiOutput;
   readonly #input: PiInput;
   readonly #createdAt = Date.now();
+  /** The workspace's checkpoints, when the bridge keeps them. */
+  readonly #checkpoints: Promise<SessionCheckpoints> | undefined;
+  /** Prompts held back while their run's checkpoint is taken. */
+  #promptsHeld = 0;
+  /** The names of pi's extension commands (`get_commands`), asked once: they start no run. */
+  #extensionCommands: Promise<ReadonlySet<string>> | undefined;
   #state: SessionState = "running";
   #exit: SessionExit | null = null;
   #stopping = false;
@@ -80,6 +87,11 @@ export class Session {
     this.#plan = plan;
     this.#transport = transport;
     this.#input = new PiInput(transport.writable, settings.maxStdinBytes);
+    this.#checkpoints = settings.checkpoints?.started(key);
+    const checkpoints = this.#checkpoints;
+    // Nothing a client sends reaches pi before the session-start checkpoint is taken.
+    if (checkpoints !== undefined)
+      this.#input.hold(() => this.#checkpoint((c) => c.sessionStart(), checkpoints));
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
     const ui = new RetainedUi();
     this.#connections = new SessionConnections(
@@ -108,6 +120,7 @@ export class Session {
     this.exited = transport.closed.then(async (info) => {
       // Let the pump deliver what pi wrote before it died, then report the exit.
       await pumped;
+      if (checkpoints !== undefined) settings.checkpoints?.ended(key, checkpoints);
       return this.#onExit(info.exitCode ?? null, info.signal ?? null, info.stderrTail ?? "");
     });
   }
@@ -237,11 +250,91 @@ export class Session {
       if (uiResponseId !== undefined) this.#connections.answered(uiResponseId, from);
       return true;
     }
+    const prompt = this.#runPrompt(line);
     // Routed in the same task as the write: pi's response cannot arrive before its route.
     const routed = this.#router.route(line, from, id);
-    if (this.#input.write(routed.line)) return true;
+    const checkpoints = this.#checkpoints;
+    if (prompt !== undefined && checkpoints !== undefined) {
+      // The run's checkpoint is taken before pi has the prompt: nothing pi does escapes it.
+      this.#promptsHeld++;
+      const held = this.#input.hold(
+        () =>
+          this.#checkpoint(async (c) => {
+            if (!(await this.#startsNoRun(prompt))) await c.beforeRun(prompt);
+          }, checkpoints).finally(() => this.#promptsHeld--),
+        routed.line,
+      );
+      if (held) return true;
+      this.#promptsHeld--;
+    } else if (this.#input.write(routed.line)) return true;
     this.#router.unroute(routed.bridgeId);
     return false;
+  }
+
+  /** The message of `line` when it is a prompt that starts a run, with checkpoints on. */
+  #runPrompt(line: string): string | undefined {
+    if (this.#checkpoints === undefined || this.inRun || !line.includes('"prompt"')) return;
+    try {
+      const record = JSON.parse(line) as { type?: unknown; message?: unknown };
+      if (record.type === "prompt" && typeof record.message === "string") return record.message;
+    } catch {
+      // Not JSON: the policy passed it, so pi answers it.
+    }
+    return undefined;
+  }
+
+  /** Whether `prompt` is an extension command, which pi runs at once without a run of its own. */
+  async #startsNoRun(prompt: string): Promise<boolean> {
+    const name = /^\/(\S+)/.exec(prompt)?.[1];
+    if (name === undefined) return false;
+    this.#extensionCommands ??= this.request({ type: "get_commands" }).then((response) => {
+      const commands = (response.data as { commands?: unknown } | undefined)?.commands;
+      if (!Array.isArray(commands)) throw new Error("get_commands: no commands");
+      return new Set(
+        commands
+          .filter((c: { source?: unknown }) => c.source === "extension")
+          .map((c: { name?: unknown }) => String(c.name)),
+      );
+    });
+    // pi did not say: asked again next time; this prompt gets its checkpoint.
+    return this.#extensionCommands.then(
+      (names) => names.has(name),
+      () => {
+        this.#extensionCommands = undefined;
+        return false;
+      },
+    );
+  }
+
+  /** Takes a checkpoint; a failure is logged (pi gets what waited for it regardless). */
+  async #checkpoint(
+    take: (checkpoints: SessionCheckpoints) => Promise<void>,
+    checkpoints: Promise<SessionCheckpoints>,
+  ): Promise<void> {
+    try {
+      await take(await checkpoints);
+    } catch (error) {
+      safeLog(this.#settings.logger, {
+        event: "checkpoint_failed",
+        session: this.key,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  /** The workspace's checkpoints, when the bridge keeps them. */
+  get checkpoints(): Promise<SessionCheckpoints> | undefined {
+    return this.#checkpoints;
+  }
+
+  /** Whether pi is in a run, or a prompt waits for its run's checkpoint. */
+  get inRun(): boolean {
+    return this.#output.streaming || this.#promptsHeld > 0;
+  }
+
+  /** The id of the connection in control (`bridge_control`'s `you.id`), if one is. */
+  get controllerId(): number | undefined {
+    return this.#connections.control.controller?.id;
   }
 
   /**
@@ -293,6 +386,7 @@ export class Session {
    */
   fence(): void {
     this.#transport.kill("SIGKILL");
+    this.#settings.checkpoints?.fence(this.key);
     if (this.#exit !== null) return;
     this.#stopping = true;
     this.#state = "stopping";
