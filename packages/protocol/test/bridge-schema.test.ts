@@ -303,7 +303,7 @@ describe("docs/bridge-protocol.md", () => {
     });
   }
 
-  test("shows every record, reason, body and history shape", () => {
+  test("shows every record, reason, body, history and changes shape", () => {
     const shown = new Set(examples.map(([, name]) => name));
     for (const name of [
       "BridgeControlRecord",
@@ -315,6 +315,10 @@ describe("docs/bridge-protocol.md", () => {
       "BridgeErrorBody",
       "SessionPage",
       "SessionSummary",
+      "CheckpointList",
+      "ChangeSet",
+      "FileDiff",
+      "RevertFileBody",
     ])
       assert.ok(shown.has(name), `no example of ${name}`);
   });
