@@ -49,6 +49,7 @@ export {
   PiThinkingPicker,
 } from "./components/thinking-picker/pi-thinking-picker.ts";
 export {
+  type NotifySource,
   PiNotifyEvent,
   type PiToast,
   PiToasts,

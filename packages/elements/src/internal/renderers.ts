@@ -6,7 +6,14 @@ import type { PiStrings } from "./i18n/i18n.ts";
 export type Renderable = unknown;
 
 /** Where a tool call is in its life (`awaiting`: an extension asks the user before it runs). */
-export type ToolStatus = "preparing" | "pending" | "awaiting" | "running" | "done" | "error";
+export type ToolStatus =
+  | "preparing"
+  | "pending"
+  | "awaiting"
+  | "running"
+  | "done"
+  | "error"
+  | "aborted";
 
 /** What a tool renderer receives. */
 export interface ToolRenderContext {

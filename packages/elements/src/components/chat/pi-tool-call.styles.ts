@@ -15,6 +15,10 @@ export const toolCallStyles = css`
   details.error {
     border-color: var(--_color-danger);
   }
+  /* Stopped, not failed: no alarm colour, a dashed edge says it never finished. */
+  details.aborted {
+    border-style: dashed;
+  }
   summary {
     display: flex;
     gap: 0.6em;
@@ -157,7 +161,8 @@ export const toolCallStyles = css`
   .error-text {
     color: var(--_color-danger);
   }
-  .denied .error-text {
+  .denied .error-text,
+  .aborted .error-text {
     color: var(--_color-muted);
   }
   img {

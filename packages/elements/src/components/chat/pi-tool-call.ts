@@ -9,6 +9,7 @@ import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { syntaxStyles } from "../markdown/pi-markdown.styles.ts";
 import { toolCallStyles } from "./pi-tool-call.styles.ts";
+import { repeatsCall } from "./tool-dialogs.ts";
 import { clipRows } from "./tool-views/clip.ts";
 import { executionOutput, type ToolView } from "./tool-views/view.ts";
 
@@ -66,6 +67,7 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @cssstate awaiting - The tool waits for the user's answer.
  * @cssstate error - The tool failed.
  * @cssstate denied - The call was refused (the user denied it, or a policy blocked it): shown as such, not as a failure.
+ * @cssstate aborted - The run was stopped before the tool finished (pi's "Operation aborted" or "Command aborted").
  */
 export class PiToolCall extends LitElement {
   static override styles = [tokenStyles, baseStyles, syntaxStyles, toolCallStyles];
@@ -115,8 +117,12 @@ export class PiToolCall extends LitElement {
   get status(): ToolStatus {
     if (this.streaming) return "preparing";
     const failed = this.result?.isError ?? this.execution?.status === "error";
-    if (this.result !== undefined || this.execution?.status === "done" || failed)
-      return failed ? "error" : "done";
+    if (this.result !== undefined || this.execution?.status === "done" || failed) {
+      if (!failed) return "done";
+      return wasAborted(textOf(this.result?.content ?? executionOutput(this.execution)))
+        ? "aborted"
+        : "error";
+    }
     if (this.dialog !== undefined) return "awaiting";
     return this.execution?.status === "running" ? "running" : "pending";
   }
@@ -138,6 +144,7 @@ export class PiToolCall extends LitElement {
     if (status === "preparing" || status === "running") states.add("running");
     if (status === "awaiting") states.add("awaiting");
     if (status === "error") states.add(denied ? "denied" : "error");
+    if (status === "aborted") states.add("aborted");
     const partial = "partialArguments" in call ? String(call.partialArguments) : undefined;
     const ms = this.execution?.durationMs ?? this.result?.durationMs ?? this.#measuredMs;
     const label = {
@@ -147,6 +154,7 @@ export class PiToolCall extends LitElement {
       running: s.toolRunning,
       done: s.toolDone,
       error: denied ? s.toolDenied : s.toolError,
+      aborted: s.toolAborted,
     }[status];
     const context: ToolRenderContext = {
       call,
@@ -158,16 +166,22 @@ export class PiToolCall extends LitElement {
     };
     const body =
       this.renderer?.(context) ?? this.#builtIn(context) ?? this.#defaultBody(call, partial);
+    // The card shows the call: an approval that only repeats it asks its first line, and the
+    // header leaves the command (or path) to the body, so it is on screen once.
+    const brief =
+      this.dialog !== undefined &&
+      status === "awaiting" &&
+      repeatsCall(this.dialog.request.title, call.arguments);
     return html`<details part="tool-call" class=${denied ? "denied" : status} open>
       <summary part="tool-header">
         <span class="name">${call.name || "tool"}</span>
-        <span class="summary">${summaryOf(call, partial)}</span>
+        <span class="summary">${brief ? "" : summaryOf(call, partial)}</span>
         <span class="status">${label}${ms === undefined ? "" : ` · ${format(s.seconds, { seconds: formatSeconds(ms) })}`}</span>
       </summary>
       ${body}
       ${
         this.dialog !== undefined && status === "awaiting"
-          ? html`<pi-dialog passive exportparts="panel:dialog" .dialogs=${[this.dialog]} .strings=${s}></pi-dialog>`
+          ? html`<pi-dialog passive ?brief=${brief} exportparts="panel:dialog" .dialogs=${[this.dialog]} .strings=${s}></pi-dialog>`
           : nothing
       }
     </details>`;
@@ -233,12 +247,21 @@ export class PiToolCall extends LitElement {
   #track(status: ToolStatus): void {
     if (status === "running" && this.#startedAt === undefined) this.#startedAt = performance.now();
     if (
-      (status === "done" || status === "error") &&
+      (status === "done" || status === "error" || status === "aborted") &&
       this.#startedAt !== undefined &&
       this.#measuredMs === undefined
     )
       this.#measuredMs = performance.now() - this.#startedAt;
   }
+}
+
+/**
+ * pi's result of a call the user stopped: "Command aborted" (bash, after any output), "Operation
+ * aborted" (1.6: every call of the batch that had not finished).
+ */
+function wasAborted(text: string): boolean {
+  const last = text.trimEnd().split("\n").at(-1) ?? "";
+  return /^(operation|command) aborted\.?$/i.test(last.trim());
 }
 
 function summaryOf(call: ToolCall, partial: string | undefined): string {

@@ -21,6 +21,9 @@ export interface PiToast {
   readonly type: ToastType;
 }
 
+/** Where a notification came from: an extension's `notify`, or pi's own stderr (a diagnostic). */
+export type NotifySource = "notify" | "stderr";
+
 /**
  * Fired by `<pi-toasts>` before it shows a notification from pi. Cancel it to handle the
  * notification yourself (for example in the page's own toast system).
@@ -30,12 +33,20 @@ export class PiNotifyEvent extends Event {
   readonly message: string;
   /** How serious it is. */
   readonly notifyType: ToastType;
+  /** Where it came from. */
+  readonly source: NotifySource;
 
-  constructor(message: string, notifyType: ToastType) {
+  constructor(message: string, notifyType: ToastType, source: NotifySource = "notify") {
     super("pi-notify", CANCELABLE_EVENT);
     this.message = message;
     this.notifyType = notifyType;
+    this.source = source;
   }
+}
+
+/** How serious a diagnostic pi wrote to stderr is: pi starts its errors with `Error:`. */
+function stderrType(text: string): ToastType {
+  return /^\s*(Error|Fatal)\b/i.test(text) ? "error" : "warning";
 }
 
 interface Timer {
@@ -50,7 +61,9 @@ let toastCounter = 0;
 const LIFETIME: Readonly<Record<ToastType, number>> = { info: 1, warning: 2, error: 4 };
 
 /**
- * Shows pi's `notify` requests as toasts. Info disappears after `duration`, warnings after twice
+ * Shows pi's `notify` requests as toasts, and what pi writes to stderr (its diagnostics, such as
+ * an extension that failed to load: a `pi_stderr` event of the client) as warnings, or errors when
+ * pi says `Error:`. Info disappears after `duration`, warnings after twice
  * that, errors after four times that (each has a dismiss button); hovering or focusing the stack
  * pauses the clocks. Info and warnings are announced politely (`role="status"`), errors
  * assertively (`role="alert"`). On a narrow screen (up to 30rem) only the newest toast shows, on
@@ -303,6 +316,17 @@ export class PiToasts extends LitElement {
       if (this.dispatchEvent(new PiNotifyEvent(request.message, type)))
         this.show(request.message, type);
     });
+    // pi's diagnostics that have no RPC record (an extension that failed to load, a model it
+    // could not restore) come on its stderr, through a bridge or from the child process alike.
+    const offStderr = client.on("pi_stderr", ({ text }) => {
+      const type = stderrType(text);
+      if (this.dispatchEvent(new PiNotifyEvent(text, type, "stderr"))) this.show(text, type);
+    });
+    const offNotify = this.#off;
+    this.#off = () => {
+      offNotify();
+      offStderr();
+    };
   }
 }
 

@@ -36,6 +36,7 @@ export interface PiStrings {
   toolDone: string;
   toolError: string;
   toolDenied: string;
+  toolAborted: string;
   toolArguments: string;
   toolOutput: string;
   toolResult: string;
@@ -183,6 +184,7 @@ export interface PiStrings {
   sessionsNew: string;
   sessionsFilter: string;
   sessionsEmpty: string;
+  sessionsNoEarlier: string;
   sessionsNoMatch: string;
   sessionsUntitled: string;
   sessionsRunning: string;

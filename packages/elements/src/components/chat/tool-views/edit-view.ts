@@ -80,7 +80,7 @@ export const editView: ToolView = (c) => {
   const added = rows.filter((r) => r.kind === "add").length;
   const removed = rows.filter((r) => r.kind === "del").length;
   const { shown, toggle } = clipRows(rows, c);
-  const error = c.status === "error" ? outputText(c) : undefined;
+  const error = c.status === "error" || c.status === "aborted" ? outputText(c) : undefined;
   return html`<div class="section diff" part="diff">
     <div class="label"><span class="added">+${added}</span> <span class="removed">−${removed}</span></div>
     <div class="rows" role="table" aria-label=${stringArg(c, "path", "file_path") ?? c.call.name}>${shown.map(

@@ -29,7 +29,7 @@ export const writeView: ToolView = (c) => {
   if (content === undefined) return undefined;
   const path = stringArg(c, "path", "file_path");
   const { shown, toggle } = clipRows(content.replace(/\n$/, "").split("\n"), c);
-  const error = c.status === "error" ? outputText(c) : undefined;
+  const error = c.status === "error" || c.status === "aborted" ? outputText(c) : undefined;
   return html`<div class="section">${fileLines(shown, 1, path)}${toggle}${
     error ? html`<pre part="tool-output" class="output error-text">${error}</pre>` : nothing
   }</div>`;
@@ -38,7 +38,7 @@ export const writeView: ToolView = (c) => {
 export const readView: ToolView = (c) => {
   const text = outputText(c);
   if (text === undefined || c.status === "running" || c.status === "pending") return undefined;
-  if (c.status === "error")
+  if (c.status === "error" || c.status === "aborted")
     return html`<div class="section"><pre part="tool-output" class="output error-text">${text}</pre></div>`;
   const path = stringArg(c, "path", "file_path");
   const note = READ_NOTE.exec(text);
