@@ -35,7 +35,7 @@ import { chatStyles } from "./pi-chat.styles.ts";
 import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
 import { pendingView, progressLabel, progressView } from "./progress-view.ts";
 import { loadContextUsage, statusBar, UsageTotals } from "./status-bar.ts";
-import { dialogOwners } from "./tool-dialogs.ts";
+import { dialogOwners, dialogsAbove } from "./tool-dialogs.ts";
 import { ToolIndex } from "./tool-index.ts";
 import { TranscriptFilter } from "./transcript-filter.ts";
 
@@ -51,8 +51,8 @@ const CONNECTING: SrcPhase = { status: "connecting" };
  * transcript and the composer, so they never cover text); `no-dialogs` / `no-toasts` leave those
  * to elements the page places itself. A run of failed attempts of one request shows as one error
  * with the attempt count and a hint; pi's internal notices (the system prompt) are hidden unless
- * `show-internal` is set. It
- * provides its connection to every pi element inside it (slots included), like `<pi-provider>`.
+ * `show-internal` is set. It provides its connection to every pi element inside it (slots
+ * included), like `<pi-provider>`.
  *
  * With `src` (a bridge session's WebSocket URL) it connects by itself, reconnecting after drops,
  * so a page needs only the one-file bundle and the tag; `token-from` says where the bridge token
@@ -82,6 +82,7 @@ const CONNECTING: SrcPhase = { status: "connecting" };
  * @csspart header - The header row (title and header slot).
  * @csspart title - The title an extension set.
  * @csspart status-bar - Connection, model, run state, usage and extension statuses.
+ * @csspart model - The model's name in the status bar (a page with a model picker may hide it).
  * @csspart notify-button - "Notify me" (with `notify`, until desktop notifications are allowed or refused).
  * @csspart transcript - The scrolling log.
  * @csspart jump-button - "Jump to latest" with the number of messages that arrived, shown when there is more below.
@@ -355,8 +356,8 @@ export class PiChat extends LitElement {
     const streaming = snapshot?.streamingMessage;
     const executions = snapshot?.toolExecutions ?? new Map();
     const watching = this.#control.watching;
-    // A dialog a tool waits on is shown in its card instead of above the composer; a watcher
-    // sees every dialog in the built-in one, which shows them without answering.
+    // A dialog a tool waits on is shown in its card, others above the composer with the transcript
+    // inert under them (pi waits for the answer); a watcher sees every dialog there, unanswerable.
     const toolDialogs =
       this.noDialogs || watching ? undefined : dialogOwners(snapshot?.dialogs ?? [], executions);
     const state = this.#status.status;
@@ -378,7 +379,7 @@ export class PiChat extends LitElement {
         s,
         this.notify ? this.#notifications.button(s) : nothing,
       )}
-      <div class="log-wrap">
+      <div class="log-wrap" ?inert=${!watching && !this.noDialogs && dialogsAbove(snapshot?.dialogs, toolDialogs).length > 0}>
         <div part="transcript" class="log" role="log" aria-label=${s.transcript} tabindex="0">
           <div class="column">
             ${this.#internals.states.has("empty") ? html`<slot name="empty"></slot>` : nothing}
@@ -440,7 +441,7 @@ export class PiChat extends LitElement {
                 ?watching=${watching}
                 .client=${connection?.client}
                 .session=${connection?.session}
-                .dialogs=${toolDialogs?.size ? snapshot?.dialogs.filter((d) => ![...toolDialogs.values()].includes(d)) : undefined}
+                .dialogs=${toolDialogs?.size ? dialogsAbove(snapshot?.dialogs, toolDialogs) : undefined}
                 .strings=${this.strings}
               ></pi-dialog>`
         }

@@ -25,3 +25,35 @@ export function dialogOwners(
 
 const NONE: ReadonlyMap<string, PendingDialog> = new Map();
 const owned = new WeakMap<PendingDialog, ReadonlyMap<string, PendingDialog>>();
+
+/** The open dialogs that belong to no tool call: the chat shows them above the composer. */
+export function dialogsAbove(
+  dialogs: readonly PendingDialog[] | undefined,
+  owners: ReadonlyMap<string, PendingDialog> | undefined,
+): readonly PendingDialog[] {
+  const owned = [...(owners?.values() ?? [])];
+  return (dialogs ?? []).filter((d) => !owned.includes(d));
+}
+
+// Every string in a call's arguments (edits are arrays of objects).
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(stringsOf);
+}
+
+/**
+ * True when the lines of a question after its first only repeat the call its card shows (the
+ * command, the diff's lines, the content): the card then asks the first line only, and the
+ * command is on screen once. An extension's own details are kept.
+ */
+export function repeatsCall(title: string, args: unknown): boolean {
+  const details = title
+    .split("\n")
+    .slice(1)
+    .map((line) => line.replace(/^[-+] /, ""))
+    .filter((line) => line.trim() !== "" && line !== "…");
+  if (details.length === 0) return false;
+  const shown = stringsOf(args).join("\n");
+  return details.every((line) => shown.includes(line));
+}

@@ -77,6 +77,7 @@ export class PiDialog extends LitElement {
     dialogs: { attribute: false },
     strings: { attribute: false },
     passive: { type: Boolean },
+    brief: { type: Boolean },
     watching: { type: Boolean, reflect: true },
     theme: { type: String, reflect: true },
     active: { state: true },
@@ -92,6 +93,11 @@ export class PiDialog extends LitElement {
   declare strings: Partial<PiStrings> | undefined;
   /** Do not register as the client's dialog handler (another handler defers to this view). */
   declare passive: boolean;
+  /**
+   * Shows the first line of a question only: the page around it shows the rest already (a tool
+   * card shows the command or diff its approval asks about).
+   */
+  declare brief: boolean;
   /**
    * Show dialogs without answering them: another viewer of the bridge session is in control.
    * Nothing is sent to pi, not even on a timeout (pi gives up by itself).
@@ -137,6 +143,7 @@ export class PiDialog extends LitElement {
   constructor() {
     super();
     this.passive = false;
+    this.brief = false;
     this.watching = false;
     this.active = 0;
   }
@@ -247,7 +254,7 @@ export class PiDialog extends LitElement {
       @keydown=${this.#onKeyDown}
     >
       <div part="header" class="header">
-        <h2 part="title" id="title" class="title">${request.title}</h2>
+        <h2 part="title" id="title" class="title">${this.brief ? request.title.split("\n")[0] : request.title}</h2>
         ${total > 1 ? html`<span part="counter" id="counter" class="counter">${format(s.dialogCounter, { index: 1, total })}</span>` : nothing}
         ${
           left === undefined
