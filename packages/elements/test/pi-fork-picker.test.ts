@@ -3,7 +3,7 @@ import type { PiClient } from "@pi-kit/client";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
 import type { PiChat, PiForkedEvent, PiForkPicker } from "../src/index.ts";
-import { connect, type FakePi, sent, type Written } from "./ui-helpers.ts";
+import { connect, type FakePi, STATE, sent, type Written } from "./ui-helpers.ts";
 
 const messages = [
   { entryId: "0048bc1e", text: "first prompt" },
@@ -108,6 +108,52 @@ describe("<pi-fork-picker>", () => {
     await el.updateComplete;
     root(el).querySelector<HTMLElement>("[part=confirm-button]")?.click();
     await waitUntil(() => chat.composer?.value === "first prompt", "the composer stayed empty");
+  });
+
+  it("the message put back belongs to the fork: the original keeps its own draft, each version its own", async () => {
+    await client.close();
+    let file = "/sessions/rivers/original.jsonl";
+    ({ pi, client } = await connect({
+      get_state: () => ({ ...STATE, sessionFile: file }),
+      get_messages: { messages: [] },
+      get_entries: { entries: [], leafId: null },
+      get_fork_messages: { messages },
+      fork: (c: Written) => {
+        file = "/sessions/rivers/fork.jsonl";
+        return {
+          text: messages.find((m) => m.entryId === c.entryId)?.text ?? "",
+          cancelled: false,
+        };
+      },
+      switch_session: (c: Written) => {
+        file = c.sessionPath as string;
+        return { cancelled: false };
+      },
+    }));
+    const chat = await fixture<PiChat>(
+      html`<pi-chat style="height: 400px" .client=${client}>
+        <pi-fork-picker slot="header"></pi-fork-picker>
+      </pi-chat>`,
+    );
+    const el = chat.querySelector("pi-fork-picker") as PiForkPicker;
+    await waitUntil(() => root(el).querySelectorAll('[role="option"]').length === 3);
+    await waitUntil(() => chat.snapshot?.state?.sessionFile === file, "the state is in");
+    await chat.updateComplete;
+    const input = chat.composer?.input as HTMLTextAreaElement;
+    input.value = "half a thought about the original";
+    input.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+    (root(el).querySelector("#fork-1") as HTMLElement).click();
+    await el.updateComplete;
+    root(el).querySelector<HTMLElement>("[part=confirm-button]")?.click();
+    await waitUntil(() => chat.composer?.value === "second prompt", "the fork's message");
+
+    await client.switchSession("/sessions/rivers/original.jsonl");
+    await waitUntil(
+      () => chat.composer?.value === "half a thought about the original",
+      `the original's draft, not the fork's message: ${chat.composer?.value}`,
+    );
+    await client.switchSession("/sessions/rivers/fork.jsonl");
+    await waitUntil(() => chat.composer?.value === "second prompt", "the fork's draft is back");
   });
 
   it("moves by typing and End/Home", async () => {

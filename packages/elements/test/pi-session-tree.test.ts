@@ -6,7 +6,7 @@ import "../src/define.ts";
 import { flattenTree } from "../src/components/session-tree/tree-rows.ts";
 import type { PiForkedEvent, PiSessionTree, PiTreeSelectEvent } from "../src/index.ts";
 import { answerOf } from "./helpers.ts";
-import { connect, type FakePi, sent, type Written } from "./ui-helpers.ts";
+import { connect, type FakePi, ok, sent, type Written } from "./ui-helpers.ts";
 
 const user = (id: string, text: string): SessionEntry => ({
   type: "message",
@@ -256,6 +256,57 @@ describe("<pi-session-tree>", () => {
       buttons[0]?.click();
       await waitUntil(() => sent(pi, "switch_session").length === 1);
       expect(sent(pi, "switch_session")[0]).to.deep.include({ sessionPath: "a.jsonl" });
+    });
+
+    it("after switching versions the highlight follows to where that version's conversation is", async () => {
+      // The row the user was on (an entry both versions share) is highlighted.
+      row("first answer").click();
+      await el.updateComplete;
+      root(el).querySelector<HTMLElement>("[part=cancel-button]")?.click();
+      await el.updateComplete;
+      expect(rowText(el, activeId(el))).to.contain("first answer");
+      // The other version went on differently after the first answer.
+      pi.handlers.set("get_tree", (command) => [
+        ok(command, {
+          tree: [
+            node(
+              user("u1", "first question"),
+              node(
+                answerEntry("a1", "first answer"),
+                node(user("u3", "another question"), node(answerEntry("a3", "another answer"))),
+              ),
+            ),
+          ],
+          leafId: "a3",
+        }),
+      ]);
+      const at = "2026-01-01T00:00:00.000Z";
+      el.forks = [
+        {
+          file: "a.jsonl",
+          title: "first question",
+          createdAt: at,
+          lastActivity: at,
+          messageCount: 4,
+          current: false,
+        },
+        {
+          file: "b.jsonl",
+          title: "first question (fork)",
+          createdAt: at,
+          lastActivity: at,
+          messageCount: 4,
+          current: true,
+          forkedFrom: "a.jsonl",
+        },
+      ];
+      await el.updateComplete;
+      root(el).querySelector<HTMLElement>("[part=version-button]")?.click();
+      await waitUntil(
+        () => rowText(el, activeId(el)).includes("another answer"),
+        "the highlight stayed behind",
+      );
+      expect(rowText(el, activeId(el))).to.contain("current");
     });
 
     it("continues from an answer by forking at the message after it", async () => {

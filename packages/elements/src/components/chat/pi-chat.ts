@@ -29,6 +29,7 @@ import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
 import { BashRunFilter, bashMessage } from "./bash-runs.ts";
 import { queueView, watchBar, widgetsView } from "./composer-bars.ts";
+import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
 import { deliver, deliveryMode, Outbox, type OutgoingMessage } from "./outbox.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
@@ -236,6 +237,7 @@ export class PiChat extends LitElement {
   readonly #status = new ConnectionStatusController(this);
   readonly #src: SrcController;
   readonly #control = new ControlController(this);
+  readonly #drafts = new ComposerDrafts(this, () => this.composer);
   readonly #outbox = new Outbox(() => {
     this.requestUpdate();
     void this.#storage?.then((s) => s.saveWaiting(this.#outbox.waiting));
@@ -247,12 +249,6 @@ export class PiChat extends LitElement {
   constructor() {
     super();
     this.#src = new SrcController(this);
-    // A fork picker or session tree inside the chat hands the forked message to the composer.
-    this.addEventListener("pi-forked", (event) => {
-      if (event.cancelled || event.text === "") return;
-      this.composer?.setText(event.text);
-      this.composer?.focus();
-    });
     // A refusal (a send pi refused, a watcher's Stop, a failed action) is shown, not only fired.
     this.addEventListener("pi-error", ({ action, error }) => {
       if (action !== "connect")
@@ -311,6 +307,7 @@ export class PiChat extends LitElement {
       this.notify && this.isConnected ? this.#connection.client : undefined,
     );
     const snapshot = this.#connection.snapshot;
+    this.#drafts.watch(this.#connection.connection?.client, snapshot?.state?.sessionFile);
     const running = snapshot?.isRunning ?? false;
     if (running !== this.#wasRunning) {
       this.#announcement = running ? this.#locale.strings.responding : this.#locale.strings.done;

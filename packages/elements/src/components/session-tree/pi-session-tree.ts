@@ -12,6 +12,7 @@ import { CANCELABLE_EVENT } from "../../internal/events.ts";
 import { forkBadgeStyles } from "../../internal/fork-title.ts";
 import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
+import { scrollWithin } from "../../internal/scroll-within.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -305,8 +306,9 @@ export class PiSessionTree extends LitElement {
     if (!this.#scrollPending) return;
     this.#scrollPending = false;
     const active = this.#activeRow();
-    if (active !== undefined)
-      this.renderRoot.querySelector(`#row-${active}`)?.scrollIntoView({ block: "nearest" });
+    const row = active === undefined ? null : this.renderRoot.querySelector(`#row-${active}`);
+    const tree = this.renderRoot.querySelector('[role="tree"]');
+    if (row !== null && tree !== null) scrollWithin(tree, row);
   }
 
   #row(index: number, active: boolean): unknown {

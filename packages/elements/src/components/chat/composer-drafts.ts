@@ -1,0 +1,62 @@
+import type { PiClient } from "@pi-kit/client";
+import type { PiComposer } from "./pi-composer.ts";
+
+/**
+ * The composer's draft belongs to the session file it was typed for. When pi moves to another
+ * file (a fork, a switch to another version, a new session) or the chat to another conversation,
+ * the draft stays with the file it was typed for, and the composer shows the draft of the file now
+ * shown (none: empty). The message a fork puts back in the composer comes after the move (the
+ * client says `session_changed` before `fork` resolves), so it is the fork's draft, and switching
+ * to the original does not carry it along. Kept in memory, for the page's lifetime.
+ */
+export class ComposerDrafts {
+  readonly #composer: () => PiComposer | null;
+  readonly #drafts = new Map<string, string>();
+  #client: PiClient | undefined;
+  #off: (() => void) | undefined;
+  /** The file the composer's text is for; `undefined` until known. */
+  #file: string | undefined;
+
+  /** Drafts of the composer `composer` gives, in `host`, the chat. */
+  constructor(host: HTMLElement, composer: () => PiComposer | null) {
+    this.#composer = composer;
+    // A fork picker or session tree inside the chat hands the forked message to the composer.
+    host.addEventListener("pi-forked", (event) => {
+      if (event.cancelled || event.text === "") return;
+      composer()?.setText(event.text);
+      composer()?.focus();
+    });
+  }
+
+  /** Follows `client`, now showing session file `file` (as far as known). */
+  watch(client: PiClient | undefined, file: string | undefined): void {
+    if (client !== this.#client) {
+      this.#off?.();
+      this.#client = client;
+      this.#off = client?.on("session_changed", (event) => this.#moveTo(event.sessionFile));
+      // Another conversation: what was typed stays with the one left.
+      if (this.#file !== undefined) this.#moveTo(undefined);
+    }
+    if (this.#file === undefined && file !== undefined) this.#moveTo(file);
+  }
+
+  #moveTo(file: string | undefined): void {
+    if (file === this.#file) return;
+    const composer = this.#composer();
+    if (composer === null) {
+      // Not rendered yet: nothing typed to keep.
+      this.#file = file;
+      return;
+    }
+    if (this.#file !== undefined) {
+      const text = composer.value;
+      if (text.trim() === "") this.#drafts.delete(this.#file);
+      else this.#drafts.set(this.#file, text);
+      composer.setText(file === undefined ? "" : (this.#drafts.get(file) ?? ""));
+    } else if (file !== undefined && composer.value === "") {
+      // First known file of this conversation: what was typed before stays; else its draft.
+      composer.setText(this.#drafts.get(file) ?? "");
+    }
+    this.#file = file;
+  }
+}
