@@ -92,4 +92,28 @@ describe("<pi-model-picker>", () => {
     expect((el.shadowRoot as ShadowRoot).querySelector("label")?.textContent).to.equal("模型");
     await expect(el).to.be.accessible();
   });
+
+  it("has its final width before it connects: no jump when the models arrive", async () => {
+    const long = model("other", "long", false, { name: "A model with a rather long display name" });
+    const { pi: slow, client: later } = await connect({
+      get_state: () => ({ ...STATE, model: long }),
+      get_available_models: { models: [fake1, long] },
+    });
+    const el = await fixture<PiModelPicker>(html`<pi-model-picker hide-label></pi-model-picker>`);
+    const before = el.getBoundingClientRect().width;
+    el.client = later;
+    await el.updateComplete;
+    const loading = el.getBoundingClientRect().width;
+    await waitUntil(() => select(el).options.length === 2 && !el.busy, "models did not load");
+    await later.getState();
+    el.requestUpdate();
+    await el.updateComplete;
+    expect(select(el).value).to.equal("other/long");
+    expect(sent(slow, "get_available_models")).to.have.length(1);
+    expect([loading, el.getBoundingClientRect().width], "widths (px)").to.deep.equal([
+      before,
+      before,
+    ]);
+    await later.close();
+  });
 });

@@ -320,15 +320,18 @@ describe("<pi-session-list>", () => {
     );
   });
 
-  it("says 'No conversations yet' only while no conversation is open", async () => {
+  it("says 'No conversations yet', or 'No earlier conversations' while one not listed is open", async () => {
     const history = new MemoryHistory([]);
     const el = await list(history);
     await waitUntil(() => root(el).querySelector("[part=status]") !== null);
     expect(root(el).querySelector("[part=status]")?.textContent).to.equal("No conversations yet");
-    // The page shows a conversation the history does not list yet: no false "no conversations".
+    // The page shows a conversation the history does not list yet: no false "no conversations",
+    // but the empty list still says so in words.
     el.selected = "main";
     await el.updateComplete;
-    expect(root(el).querySelector("[part=status]")).to.equal(null);
+    expect(root(el).querySelector("[part=status]")?.textContent).to.equal(
+      "No earlier conversations",
+    );
   });
 
   it("pages through thousands of conversations as the list scrolls", async () => {

@@ -48,9 +48,12 @@ describe("<pi-thinking-picker>", () => {
     await expect(el).to.be.accessible();
   });
 
-  it("is disabled for a model that cannot think", async () => {
+  it("is disabled for a model that cannot think, showing the level pi will use: off", async () => {
     const el = await mount(model("fake", "fake-1"), "0.73");
-    expect(values(el)).to.deep.equal(["off", "low"]);
+    // pi's state says "low", but a model that cannot think runs without.
+    expect(values(el)).to.deep.equal(["off"]);
+    expect(select(el).value).to.equal("off");
+    expect(el.value).to.equal("off");
     expect(select(el).disabled).to.equal(true);
   });
 

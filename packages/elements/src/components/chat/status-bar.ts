@@ -56,7 +56,7 @@ export function statusBar(
     <span class=${`conn ${connection.status}`}><span class="dot" aria-hidden="true"></span>${connection.label}</span>
     ${
       state?.model
-        ? html`<span class="model" title=${`${s.modelLabel}: ${state.model.provider}/${state.model.id}`}
+        ? html`<span part="model" class="model" title=${`${s.modelLabel}: ${state.model.provider}/${state.model.id}`}
             ><span class="sr-only">${s.modelLabel}: </span>${state.model.name || state.model.id}</span
           >`
         : nothing

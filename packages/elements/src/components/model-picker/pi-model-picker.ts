@@ -1,5 +1,5 @@
 import type { Model } from "@pi-kit/protocol";
-import { html, nothing } from "lit";
+import { css, html, nothing } from "lit";
 import { busyTask } from "../../internal/busy-task.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
@@ -33,11 +33,21 @@ const keyOf = (model: Pick<Model, "provider" | "id">): string => `${model.provid
  * @event pi-error - Loading or switching failed (`action` is `load-models` or `set-model`).
  * @csspart label - The visible label.
  * @csspart select - The select.
- * @csspart status - Loading and error text.
+ * @csspart status - Loading (for screen readers; the select says it) and error text.
  * @cssstate busy - Loading or switching.
  */
 export class PiModelPicker extends PickerElement {
-  static override styles = [tokenStyles, baseStyles, pickerStyles];
+  static override styles = [
+    tokenStyles,
+    baseStyles,
+    pickerStyles,
+    // Its width before it connects is its width after: no model name pushes the header around.
+    css`
+      select {
+        width: 12em;
+      }
+    `,
+  ];
   static override properties = {
     models: { attribute: false },
     hideLabel: { type: Boolean, attribute: "hide-label" },
@@ -125,7 +135,7 @@ export class PiModelPicker extends PickerElement {
         aria-busy=${this.busy ? "true" : "false"}
         @change=${this.#onChange}
       >
-        ${current ? nothing : html`<option value="" selected>${s.modelNone}</option>`}
+        ${current ? nothing : html`<option value="" selected>${this.busy ? s.loading : s.modelNone}</option>`}
         ${[...groups].map(
           ([provider, group]) => html`<optgroup label=${provider}>
             ${group.map((m) => html`<option value=${keyOf(m)} ?selected=${keyOf(m) === selected}>${m.name || m.id}</option>`)}
@@ -139,8 +149,9 @@ export class PiModelPicker extends PickerElement {
     const s = this.locale.strings;
     if (this.error !== undefined)
       return html`<span part="status" class="status error" role="alert">${format(s.loadFailed, { error: this.error })}</span>`;
+    // The select says it too while it has no model: no text beside it to widen the picker.
     return this.busy
-      ? html`<span part="status" class="status" role="status">${s.loading}</span>`
+      ? html`<span part="status" class="sr-only" role="status">${s.loading}</span>`
       : nothing;
   }
 

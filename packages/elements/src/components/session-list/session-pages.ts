@@ -67,10 +67,15 @@ export function listFooter(f: ListFooter): unknown {
       ${f.loading ? s.loading : s.sessionsMore}
     </button>`;
   if (f.loading && f.count === 0) return html`<p part="status" class="status">${s.loading}</p>`;
-  // A conversation is open (one not listed yet, or still starting): "no conversations" would be false.
-  if (f.loaded && f.count === 0 && !(f.open && !f.filter))
+  // A conversation is open (one not listed yet, or still starting): "no conversations" would be
+  // false, but an empty list still says what it is.
+  if (f.loaded && f.count === 0)
     return html`<p part="status" class="status">${
-      f.filter ? format(s.sessionsNoMatch, { query: f.filter }) : s.sessionsEmpty
+      f.filter
+        ? format(s.sessionsNoMatch, { query: f.filter })
+        : f.open
+          ? s.sessionsNoEarlier
+          : s.sessionsEmpty
     }</p>`;
   return nothing;
 }

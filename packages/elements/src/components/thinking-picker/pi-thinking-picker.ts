@@ -72,9 +72,11 @@ export class PiThinkingPicker extends PickerElement {
     this.busy = false;
   }
 
-  /** The level in use. */
+  /** The level pi will use: `off` for a model that cannot think, whatever level is set. */
   get value(): ThinkingLevel | undefined {
-    return this.#chosen ?? this.#connection.snapshot?.state?.thinkingLevel;
+    const level = this.#chosen ?? this.#connection.snapshot?.state?.thinkingLevel;
+    const available = this.available;
+    return level !== undefined && available.length === 1 ? available[0] : level;
   }
 
   /** The levels offered now. */
