@@ -76,4 +76,16 @@ if (runtime === "node") {
       "the README shows what it prints",
     );
   });
+
+  test("README example changes.ts: pi's write is listed, and undoing the turn restores the workspace", () => {
+    const out = run("changes.ts");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const printed =
+      'added ideas.md +1 -0\nundid "Note an idea [[write ideas.md first idea\\n]]": 0 files changed\n';
+    assert.equal(out, printed);
+    assert.ok(
+      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
+      "the README shows what it prints",
+    );
+  });
 }

@@ -76,6 +76,7 @@ Options:
   --permission-modes <list>
                          The permission modes users may choose, e.g. ask,auto-edits (default all)
   --no-permissions       Do not load pi-kit's permission extension into pi
+  --no-checkpoints       Keep no checkpoints of the workspaces (the changes API answers 404)
   --help                 Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
@@ -121,6 +122,7 @@ export function parseArgs(
   const warnings: string[] = [];
   const limits: { -readonly [K in keyof BridgeLimits]: BridgeLimits[K] } = {};
   let port: number | undefined;
+  let checkpoints = true;
   let hostname: string | undefined;
   let behindProxy = false;
   let token: { value: string; source: TokenSource } | undefined;
@@ -291,6 +293,9 @@ export function parseArgs(
       case "--permission-modes":
         permissions.allowed = list().map((mode) => permissionMode(flag, mode));
         break;
+      case "--no-checkpoints":
+        checkpoints = false;
+        break;
       case "--no-permissions":
         permissions.off = true;
         break;
@@ -366,6 +371,7 @@ export function parseArgs(
         : Object.keys(modes).length > 0
           ? { permissions: modes }
           : {}),
+      ...(checkpoints ? {} : { checkpoints: false as const }),
       ...(sandbox === undefined
         ? {}
         : {
