@@ -42,6 +42,8 @@ export interface StartOptions extends ConnectOptions {
   readonly model?: string;
   /** Wraps the transport before the client gets it (for example to change how records arrive). */
   readonly wrap?: (transport: Transport) => Transport;
+  /** More pi extensions, loaded with `-e` after the ui-probe. */
+  readonly extensions?: readonly string[];
 }
 
 /** Spawns pi `version` with the ui-probe extension and connects a client to it. */
@@ -50,11 +52,12 @@ export async function startPi(
   version: PiVersion,
   options: StartOptions = {},
 ): Promise<StartedPi> {
-  const { sessionDir, model, wrap, ...connect } = options;
+  const { sessionDir, model, wrap, extensions, ...connect } = options;
   const cmd = piCommand({
     version,
     baseUrl: server.baseUrl,
     uiProbe: true,
+    ...(extensions ? { extensions } : {}),
     ...(sessionDir ? { sessionDir: true } : {}),
     ...(model ? { model } : {}),
   });

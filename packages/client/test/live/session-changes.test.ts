@@ -1,13 +1,24 @@
 /**
  * Live: every command that puts pi on another session brings `client.session` there by itself,
- * with one `session_changed`, on pi 1.x and 0.73.1. Nobody calls `resync()`.
+ * with one `session_changed`, on pi 1.x and 0.73.1. Nobody calls `resync()`. The events pi 1.6
+ * sends from `session_start` handlers after those commands' responses belong to the new session.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { AgentMessage } from "@pi-kit/protocol";
+import { fileURLToPath } from "node:url";
+import type { AgentMessage, EntryAppendedEvent } from "@pi-kit/protocol";
 import { type ModelServer, startModelServer } from "@pi-kit/testing";
-import type { PiClient, SessionChangedEvent } from "../../src/index.ts";
-import { startPi, textOf, userText } from "./live-pi.ts";
+import type {
+  ClientEvent,
+  PiClient,
+  PiClientDiagnostic,
+  SessionChangedEvent,
+} from "../../src/index.ts";
+import { onePerTask, startPi, textOf, userText } from "./live-pi.ts";
+
+const sessionStartEntry = fileURLToPath(
+  new URL("../fixtures/session-start-entry.ts", import.meta.url),
+);
 
 let server: ModelServer;
 before(async () => {
@@ -90,6 +101,74 @@ for (const version of ["1", "0.73"] as const) {
           "[[text second answer]]",
           "second answer",
         ]);
+      } finally {
+        await stop();
+      }
+    });
+
+    test("what session_start handlers send after the response belongs to the new session", async () => {
+      // One record per task, as over a WebSocket: code awaiting a response runs before the
+      // records after it, so a late entry_appended meets a client already on the new session.
+      const { client, stop } = await startPi(server, version, {
+        sessionDir: true,
+        extensions: [sessionStartEntry],
+        wrap: onePerTask,
+      });
+      const events: ClientEvent[] = [];
+      const diagnostics: PiClientDiagnostic[] = [];
+      client.onEvent((e) => events.push(e));
+      client.on("diagnostic", (d) => diagnostics.push(d));
+      const appended = (): EntryAppendedEvent[] =>
+        events.filter((e): e is EntryAppendedEvent => e.type === "entry_appended");
+      try {
+        await client.promptAndWait("[[text first answer]]");
+        await client.promptAndWait("[[text second answer]]");
+        const original = client.session.getSnapshot().state?.sessionFile as string;
+        const second = (await client.getForkMessages()).find(
+          (f) => f.text === "[[text second answer]]",
+        );
+        assert.ok(second);
+        const changes: [string, () => Promise<unknown>][] = [
+          ["new", () => client.newSession()],
+          ["resume", () => client.switchSession(original)],
+          ["fork", () => client.fork(second.entryId)],
+          ["fork", () => client.clone()],
+        ];
+        for (const [reason, change] of changes) {
+          const before = appended().length;
+          await changeBy(client, change);
+          if (version === "0.73") continue;
+          // pi 1.6 runs the handler once per change; its entry comes after the response.
+          const entry = (
+            await new Promise<EntryAppendedEvent>((resolve) => {
+              const found = (): EntryAppendedEvent | undefined => appended()[before];
+              const now = found();
+              if (now !== undefined) return resolve(now);
+              const off = client.onEvent(() => {
+                const next = found();
+                if (next === undefined) return;
+                off();
+                resolve(next);
+              });
+            })
+          ).entry as { id: string; data?: { reason?: string } };
+          assert.equal(entry.data?.reason, reason, "the handler saw the change");
+          const { entries, leafId } = await client.getEntries();
+          assert.equal(leafId, entry.id, "the entry is the new session's leaf");
+          assert.ok(entries.some((e) => e.id === entry.id));
+          assert.equal(
+            client.session.getSnapshot().lastEntryId,
+            entry.id,
+            "the client's cursor is in the new session",
+          );
+          // The next resync reads on from that cursor and agrees with pi.
+          await client.session.resync();
+          assert.deepEqual(client.session.getSnapshot().messages, await client.getMessages());
+          assert.equal(appended().length, before + 1, "one entry per change");
+        }
+        // 0.73.1 has no entry_appended: its session changes are the ones above, nothing follows.
+        if (version === "0.73") assert.equal(appended().length, 0);
+        assert.deepEqual(diagnostics, [], "nothing was dropped or reported");
       } finally {
         await stop();
       }
