@@ -7,9 +7,10 @@ import { PiClient } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { FakePi, ok, STATE } from "../../client/test/core/fake-pi.ts";
 import { answerOf } from "../test/helpers.ts";
+import { drawForkScene } from "./fork-scene.ts";
 
 /** The scenes this module draws. */
-export const UI_SCENES = ["chat-states"];
+export const UI_SCENES = ["chat-states", "fork-versions"];
 
 const question = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });
 const failure = (): AgentMessage =>
@@ -24,6 +25,7 @@ export async function drawUiScene(
   stage: HTMLElement,
   settle: () => Promise<void>,
 ): Promise<void> {
+  if (scene === "fork-versions") return drawForkScene(stage, settle);
   if (scene !== "chat-states") throw new Error(`no scene ${scene}`);
   const pi = new FakePi("1");
   pi.handlers.set("get_state", (c) => [
