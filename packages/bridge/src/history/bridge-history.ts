@@ -5,7 +5,6 @@
  * session's files from racing that session's pi.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
-import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import { type BridgeLogger, safeLog } from "../logger.ts";
 import { BRIDGE_OWNER, type SessionKey, sessionKey, splitKey } from "../sessions/owner.ts";
@@ -33,8 +32,8 @@ export interface BridgeHistoryOptions {
   readonly owner?: string;
   /** The sessions' own working directories, if they have them: deleting a session removes its own. */
   readonly workspaces?: Workspaces;
-  /** Where the sessions' checkpoints are: deleting a session removes its own. */
-  readonly checkpoints?: CheckpointStore | undefined;
+  /** Where the sessions' checkpoints are kept: deleting a session removes its own. */
+  readonly checkpoints?: { remove(key: SessionKey): Promise<void> } | undefined;
   /** Sessions of `keys` another node runs now (cluster mode, from the lease store). */
   readonly runningElsewhere?: (keys: readonly SessionKey[]) => Promise<Set<SessionKey>>;
 }

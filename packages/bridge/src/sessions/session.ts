@@ -322,11 +322,6 @@ export class Session {
     }
   }
 
-  /** The workspace's checkpoints, when the bridge keeps them. */
-  get checkpoints(): Promise<SessionCheckpoints> | undefined {
-    return this.#checkpoints;
-  }
-
   /** Whether pi is in a run, or a prompt waits for its run's checkpoint. */
   get inRun(): boolean {
     return this.#output.streaming || this.#promptsHeld > 0;
