@@ -1,5 +1,5 @@
 import { ContextProvider } from "@lit/context";
-import type { PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
+import type { FileSearch, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import { ConnectionStatusController } from "../../internal/connection-status.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
@@ -148,11 +148,14 @@ export class PiChat extends LitElement {
     tokenFrom: { type: String, attribute: "token-from" },
     token: { type: String },
     outboxKey: { type: String, attribute: "outbox-key" },
+    fileSearch: { attribute: false },
     pinned: { state: true },
   };
 
   /** The client that sends prompts and renders its session. */
   declare client: PiClient | undefined;
+  /** Where `@` in the composer finds workspace files (a `BridgeFileSearch`); unset: `@` is text. */
+  declare fileSearch: FileSearch | undefined;
   /** A session model to render when there is no client (read-only unless `pi-send` is handled). */
   declare session: SessionModel | undefined;
   /** Overrides for the built-in strings of the resolved language. */
@@ -446,8 +449,9 @@ export class PiChat extends LitElement {
         ${queueView(snapshot?.queue, s, () => void this.restoreQueue())}
         ${watching ? watchBar(this.#control.control, s, () => void this.takeControl()) : nothing}
         <pi-composer
-          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu"
+          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu, mention-menu, mentions, mention"
           .strings=${s}
+          .fileSearch=${this.fileSearch}
           ?running=${live}
           ?disabled=${state === "disconnected" || watching}
           .reason=${watching ? s.placeholderWatching : undefined}

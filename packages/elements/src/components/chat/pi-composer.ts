@@ -1,3 +1,4 @@
+import type { FileSearch } from "@pi-kit/client";
 import type { ImageContent } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
 import type { SendMode } from "../../internal/events.ts";
@@ -34,7 +35,8 @@ interface Attachment extends ImageContent {
  * never interrupted. While the agent runs, Enter queues a follow-up and Ctrl/⌘+Enter steers.
  * Images can be pasted, dropped or picked. Typing `/` at the start opens a `<pi-slash-menu>` of
  * pi's commands above the text field; while it is open ↑ ↓, Enter / Tab and Escape go to the menu,
- * never to sending or stopping. Fires internal `composer-submit`, `composer-abort` and
+ * never to sending or stopping. With a `fileSearch`, typing `@` opens a `<pi-mention-menu>` of the
+ * workspace's files (loaded then, not before). Fires internal `composer-submit`, `composer-abort` and
  * `composer-restore` events for `<pi-chat>`.
  *
  * @tagname pi-composer
@@ -47,6 +49,7 @@ interface Attachment extends ImageContent {
  * @csspart stop-button - Stop (while running).
  * @csspart attach-button - Opens the image picker.
  * @csspart slash-menu - The slash-command popup (its `listbox`).
+ * @csspart mention-menu - The `@` file popup (its `listbox`).
  */
 export class PiComposer extends LitElement {
   static override styles = [tokenStyles, baseStyles, composerStyles];
@@ -55,6 +58,7 @@ export class PiComposer extends LitElement {
     strings: { attribute: false },
     disabled: { type: Boolean },
     reason: { type: String },
+    fileSearch: { attribute: false },
     attachments: { state: true },
     dragging: { state: true },
   };
@@ -67,8 +71,11 @@ export class PiComposer extends LitElement {
   declare disabled: boolean;
   /** Why sending is disabled, shown as the placeholder and on the send button. */
   declare reason: string | undefined;
+  /** Where `@` mentions search the workspace's files; without it `@` is plain text. */
+  declare fileSearch: FileSearch | undefined;
   /** @internal */
   declare attachments: readonly Attachment[];
+  #mentions: Promise<void> | undefined;
   /** @internal */
   declare dragging: boolean;
 
@@ -156,7 +163,7 @@ export class PiComposer extends LitElement {
         aria-describedby="help"
         placeholder=${this.disabled && this.reason ? this.reason : this.running ? s.placeholderRunning : s.placeholder}
         @keydown=${this.#onKeyDown}
-        @input=${this.#autosize}
+        @input=${this.#onInput}
         @paste=${this.#onPaste}
       ></textarea>
       <span id="help" class="sr-only">${this.disabled && this.reason ? `${this.reason}. ` : ""}${s.keyboardHelp}</span>
@@ -211,6 +218,25 @@ export class PiComposer extends LitElement {
       event.preventDefault();
       this.dispatchEvent(new Event("composer-restore"));
     }
+  }
+
+  #onInput(): void {
+    this.#autosize();
+    const input = this.input as HTMLTextAreaElement;
+    // The `@` menu loads when the first `@` is typed, then follows the text by itself.
+    if (
+      this.fileSearch &&
+      !this.#mentions &&
+      /(^|\s)@\S*$/.test(input.value.slice(0, input.selectionStart))
+    )
+      this.#mentions = import("../mention-menu/pi-mention-menu.ts").then((menu) =>
+        menu.mountMentionMenu(this, input, {
+          html,
+          nothing,
+          format,
+          slashMenu: this.slashMenu?.constructor as never,
+        }),
+      );
   }
 
   #autosize(): void {

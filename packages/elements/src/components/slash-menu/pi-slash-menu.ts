@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues } from "lit";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { CANCELABLE_EVENT, PiErrorEvent } from "../../internal/events.ts";
 import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
-import { PickerElement } from "../../internal/picker-element.ts";
+import { type MenuInput, type MenuWords, TextFieldMenu } from "../../internal/text-field-menu.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -26,7 +26,7 @@ export class PiSlashSelectEvent extends Event {
 }
 
 /** A text field the menu can follow. */
-export type SlashInput = HTMLInputElement | HTMLTextAreaElement;
+export type SlashInput = MenuInput;
 
 const SOURCE_KEYS = {
   extension: "slashSourceExtension",
@@ -61,50 +61,24 @@ const SOURCE_KEYS = {
  * @cssproperty [--max-height=16rem] - Height before the list scrolls.
  * @cssstate open - The menu shows.
  */
-export class PiSlashMenu extends PickerElement {
+export class PiSlashMenu extends TextFieldMenu<SlashCommand> {
   static override styles = [tokenStyles, baseStyles, listStyles, slashMenuStyles];
   static override properties = {
+    ...TextFieldMenu.properties,
     commands: { attribute: false },
-    query: { type: String },
-    input: { attribute: false },
-    active: { state: true },
     loaded: { state: true },
   };
 
   /** The commands to offer; loaded from the client on first open when unset. */
   declare commands: readonly SlashCommand[] | undefined;
-  /** The text typed after `/`; `undefined` closes the menu. */
-  declare query: string | undefined;
-  /** A text field to follow (optional; see the class description). */
-  declare input: SlashInput | undefined;
-  /** The highlighted command. */
-  declare active: number;
   declare loaded: readonly SlashCommand[] | undefined;
 
-  readonly #internals = this.attachInternals();
   readonly #connection = new ConnectionController(this);
   #loading = false;
-  #attached: SlashInput | undefined;
-  /** Escape hid the menu; it stays hidden until the query is cleared (the `/word` is gone). */
-  #dismissed = false;
-  #matches: readonly SlashCommand[] = [];
-  #announcement = "";
-  #announcedLang = "";
-
-  constructor() {
-    super();
-    this.active = 0;
-  }
-
-  /** True while the menu shows. */
-  get open(): boolean {
-    return this.query !== undefined && !this.#dismissed;
-  }
-
-  /** The commands matching the query, best first. */
-  get results(): readonly SlashCommand[] {
-    return this.#matches;
-  }
+  /** The last match, kept while its inputs stay the same (the base compares by identity). */
+  #memo:
+    | { commands: readonly SlashCommand[]; query: string; found: readonly SlashCommand[] }
+    | undefined;
 
   /** Reloads the commands from the client. */
   async refresh(): Promise<void> {
@@ -120,171 +94,60 @@ export class PiSlashMenu extends PickerElement {
     }
   }
 
-  /**
-   * Handles a keydown from the text field while the menu is open; returns true (and prevents the
-   * default) when the menu used the key, so the host must not act on it (for example send on Enter).
-   */
-  handleKey(event: KeyboardEvent): boolean {
-    if (!this.open || event.isComposing || event.keyCode === 229) return false;
-    if (event.altKey || event.ctrlKey || event.metaKey) return false;
-    const count = this.#matches.length;
-    if (event.key === "Escape") {
-      // Hidden, not closed: the host may keep sending the same query while the `/word` is there.
-      this.#dismissed = true;
-      this.requestUpdate();
-    } else if ((event.key === "Enter" && !event.shiftKey) || event.key === "Tab") {
-      const command = this.#matches[this.active];
-      if (command === undefined) return false;
-      // Enter on a command typed out in full sends it, as typed: no second Enter.
-      if (event.key === "Enter" && command.name.toLowerCase() === this.query?.toLowerCase()) {
-        this.close();
-        return false;
-      }
-      this.select(command);
-    } else if ((event.key === "ArrowDown" || event.key === "ArrowUp") && count > 0) {
-      this.active = this.navigate(event, this.active, count, { wrap: true }) ?? 0;
-      this.#announceActive();
-      this.reveal(`cmd-${this.active}`);
-    } else return false;
-    event.preventDefault();
-    return true;
-  }
-
   /** Chooses a command (fires `pi-slash-select`; see there) and closes. */
   select(command: SlashCommand): void {
     const input = this.input;
     const insert = this.dispatchEvent(new PiSlashSelectEvent(command));
     this.close();
-    if (!insert || input === undefined) return;
-    const caret = input.selectionStart ?? input.value.length;
-    const rest = input.value.slice(caret).replace(/^\S*\s?/, "");
-    const text = `/${command.name} `;
-    input.value = text + rest;
-    input.setSelectionRange(text.length, text.length);
-    input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-    input.focus();
-  }
-
-  /** Closes the menu. */
-  close(): void {
-    this.query = undefined;
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#attach(undefined);
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#attach(this.input);
+    if (insert && input !== undefined) this.replaceToken(input, 0, `/${command.name} `);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#connection.resolve();
-    if (changed.has("input")) this.#attach(this.input);
-    if (changed.has("query") && this.query === undefined) this.#dismissed = false;
-    const commands = this.commands ?? this.loaded;
-    if (this.open && commands === undefined) void this.refresh();
-    const before = this.#matches;
-    this.#matches = this.open ? matchCommands(commands ?? [], this.query ?? "") : [];
-    // A new language re-words what the live region says about the same matches.
-    const relabel = this.locale.lang !== this.#announcedLang;
-    this.#announcedLang = this.locale.lang;
-    if (
-      changed.has("query") ||
-      before.length !== this.#matches.length ||
-      changed.has("loaded") ||
-      relabel
-    ) {
-      if (changed.has("query") || this.active >= this.#matches.length) this.active = 0;
-      if (this.open && commands !== undefined) {
-        const first = this.#matches[0];
-        this.#announcement = first
-          ? `${format(this.locale.strings.slashCount, { count: this.#matches.length })}. ${this.#describe(first, 0)}`
-          : this.locale.strings.slashEmpty;
-      } else if (!this.open) this.#announcement = "";
-    }
-    this.toggleAttribute("open", this.open);
-    if (this.open) this.#internals.states.add("open");
-    else this.#internals.states.delete("open");
+    if (this.open && (this.commands ?? this.loaded) === undefined) void this.refresh();
+    super.willUpdate(changed);
   }
 
-  protected override render(): unknown {
-    const s = this.locale.strings;
-    const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
-    if (!this.open) return live;
+  protected itemsFor(query: string): readonly SlashCommand[] | undefined {
     const commands = this.commands ?? this.loaded;
-    if (commands === undefined)
-      return html`${live}<p part="empty" class="popup empty">${s.loading}</p>`;
-    if (this.#matches.length === 0)
-      return html`${live}<p part="empty" class="popup empty">${s.slashEmpty}</p>`;
-    return html`${live}<div part="listbox" class="popup listbox" role="listbox" aria-label=${s.slashLabel}>
-      ${this.#matches.map(
-        (command, index) => html`<div
-          part="option"
-          class="option"
-          id="cmd-${index}"
-          role="option"
-          aria-selected=${index === this.active ? "true" : "false"}
-          @pointerdown=${(e: PointerEvent) => e.preventDefault()}
-          @click=${() => this.select(command)}
-        >
-          <span part="name" class="name">/${command.name}</span>
-          ${command.description ? html`<span part="description" class="description">${command.description}</span>` : nothing}
-          <span part="source" class="source">${this.#source(command)}</span>
-        </div>`,
-      )}
-    </div>`;
+    if (commands === undefined) return undefined;
+    const memo = this.#memo;
+    if (memo?.commands === commands && memo.query === query) return memo.found;
+    this.#memo = { commands, query, found: matchCommands(commands, query) };
+    return this.#memo.found;
+  }
+
+  // Open while the caret is inside a leading `/word`.
+  protected queryBefore(head: string): string | undefined {
+    return head.startsWith("/") && !/\s/.test(head) ? head.slice(1) : undefined;
+  }
+
+  // Enter on a command typed out in full sends it, as typed: no second Enter.
+  protected override enterSends(command: SlashCommand): boolean {
+    return command.name.toLowerCase() === this.query?.toLowerCase();
+  }
+
+  protected renderItem(command: SlashCommand): unknown {
+    return html`<span part="name" class="name">/${command.name}</span>
+      ${command.description ? html`<span part="description" class="description">${command.description}</span>` : nothing}
+      <span part="source" class="source">${this.#source(command)}</span>`;
+  }
+
+  protected describe(command: SlashCommand): string {
+    return [`/${command.name}`, command.description].filter(Boolean).join(", ");
+  }
+
+  protected words(s: PiStrings): MenuWords {
+    return {
+      label: s.slashLabel,
+      count: (count) => format(s.slashCount, { count }),
+      empty: s.slashEmpty,
+    };
   }
 
   #source(command: SlashCommand): string {
     const key = SOURCE_KEYS[command.source];
     return key === undefined ? command.source : this.locale.strings[key];
-  }
-
-  #describe(command: SlashCommand, index: number): string {
-    const counter = format(this.locale.strings.dialogCounter, {
-      index: index + 1,
-      total: this.#matches.length,
-    });
-    return [`/${command.name}`, command.description, counter].filter(Boolean).join(", ");
-  }
-
-  #announceActive(): void {
-    const command = this.#matches[this.active];
-    if (command !== undefined) this.#announcement = this.#describe(command, this.active);
-  }
-
-  // Follows an attached field: open while the caret is inside a leading `/word`.
-  readonly #onInput = (): void => {
-    const input = this.#attached;
-    if (input === undefined) return;
-    const caret = input.selectionStart ?? input.value.length;
-    const head = input.value.slice(0, caret);
-    this.query = head.startsWith("/") && !/\s/.test(head) ? head.slice(1) : undefined;
-  };
-
-  // Capture phase on the field itself runs before the host's own keydown listener, and
-  // stopImmediatePropagation keeps the host from also acting on a key the menu used.
-  readonly #onKeyDown = (event: KeyboardEvent): void => {
-    if (this.handleKey(event)) event.stopImmediatePropagation();
-  };
-
-  readonly #onBlur = (): void => this.close();
-
-  #attach(input: SlashInput | undefined): void {
-    const target = this.isConnected ? input : undefined;
-    if (target === this.#attached) return;
-    const old: HTMLElement | undefined = this.#attached;
-    old?.removeEventListener("input", this.#onInput);
-    old?.removeEventListener("keydown", this.#onKeyDown, true);
-    old?.removeEventListener("blur", this.#onBlur);
-    this.#attached = target;
-    const next: HTMLElement | undefined = target;
-    next?.addEventListener("input", this.#onInput);
-    next?.addEventListener("keydown", this.#onKeyDown, true);
-    next?.addEventListener("blur", this.#onBlur);
   }
 }
 
