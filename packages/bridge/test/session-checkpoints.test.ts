@@ -89,7 +89,13 @@ test("a bridge with checkpoints off answers the changes API with 404 checkpoints
   try {
     const token = generateToken();
     const bridge = createBridge(
-      { pi: { command: "pi" }, token, sessionsDir: join(scratch, "sessions"), checkpoints: false },
+      {
+        pi: { command: "pi" },
+        token,
+        sessionsDir: join(scratch, "sessions"),
+        checkpoints: false,
+        logger: () => {},
+      },
       {} as Parameters<typeof createBridge>[1],
     );
     try {
