@@ -24,6 +24,15 @@ test("README example: session_changed after a fork and a new session", async () 
   assert.deepEqual(lines, ["fork: 1 question(s) shown", "new_session: 0 question(s) shown"]);
 });
 
+test("README example: pi's stderr as a pi_stderr event", async () => {
+  const lines = await runExample(examples.get("pi-stderr.ts") as string);
+  assert.equal(lines.length, 1);
+  assert.match(
+    lines[0] as string,
+    /^Error: Failed to load extension ".*gate\.ts".*gate\.json is missing$/,
+  );
+});
+
 test("README example: manual dialogs are answered through client.ui", async () => {
   const lines = await runExample(examples.get("manual-dialogs.ts") as string);
   assert.deepEqual(lines, ["answered confirm: Sure?", "result: confirm=true"]);
