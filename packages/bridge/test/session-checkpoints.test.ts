@@ -84,7 +84,7 @@ test("a resumed session keeps its session start; a fenced owner writes no checkp
   }
 });
 
-test("a bridge with checkpoints off answers the changes API with 404 checkpoints_off", async () => {
+test("a bridge with checkpoints off answers the changes API with 404 checkpoints_off; CORS lets a page name its socket", async () => {
   const scratch = mkdtempSync(join(tmpdir(), "pi-kit-no-checkpoints-"));
   try {
     const token = generateToken();
@@ -94,6 +94,7 @@ test("a bridge with checkpoints off answers the changes API with 404 checkpoints
         token,
         sessionsDir: join(scratch, "sessions"),
         checkpoints: false,
+        origins: ["http://app.test"],
         logger: () => {},
       },
       {} as Parameters<typeof createBridge>[1],
@@ -106,6 +107,21 @@ test("a bridge with checkpoints off answers the changes API with 404 checkpoints
       );
       assert.equal(response.status, 404);
       assert.equal(((await response.json()) as { code: string }).code, "checkpoints_off");
+      // A page of another origin may name its socket: the preflight allows the header.
+      const preflight = await bridge.app.fetch(
+        new Request("http://bridge.test/api/sessions/alpha/changes/revert", {
+          method: "OPTIONS",
+          headers: {
+            origin: "http://app.test",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "authorization, content-type, x-pi-kit-connection",
+          },
+        }),
+      );
+      assert.match(
+        preflight.headers.get("access-control-allow-headers") ?? "",
+        /X-Pi-Kit-Connection/i,
+      );
     } finally {
       await bridge.close();
     }
