@@ -2,7 +2,8 @@
  * Live, real pi (1.x and 0.73.1): what pi writes to stderr reaches every socket of the session as
  * a `bridge_pi_stderr` record. pi 1.6 loads extensions again when a session is replaced and
  * reports one that fails only on stderr, once; 0.73.1 keeps the extensions it started with and
- * writes nothing.
+ * writes nothing. Runs once (Node 20) in CI: the runtimes' reading of pi's stderr is the client's
+ * child-process transport, which client test/transports/pi-stderr.test.ts covers on each.
  */
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
