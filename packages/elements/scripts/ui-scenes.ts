@@ -8,9 +8,10 @@ import type { AgentMessage } from "@pi-kit/protocol";
 import { FakePi, ok, STATE } from "../../client/test/core/fake-pi.ts";
 import { answerOf } from "../test/helpers.ts";
 import { drawForkScene } from "./fork-scene.ts";
+import { drawStoppedBatchScene } from "./stopped-batch-scene.ts";
 
 /** The scenes this module draws. */
-export const UI_SCENES = ["chat-states", "fork-versions"];
+export const UI_SCENES = ["chat-states", "fork-versions", "stopped-batch"];
 
 const question = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });
 const failure = (): AgentMessage =>
@@ -26,6 +27,7 @@ export async function drawUiScene(
   settle: () => Promise<void>,
 ): Promise<void> {
   if (scene === "fork-versions") return drawForkScene(stage, settle);
+  if (scene === "stopped-batch") return drawStoppedBatchScene(stage, settle);
   if (scene !== "chat-states") throw new Error(`no scene ${scene}`);
   const pi = new FakePi("1");
   pi.handlers.set("get_state", (c) => [

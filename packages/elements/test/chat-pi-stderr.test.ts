@@ -42,9 +42,10 @@ describe("<pi-chat>: pi's stderr", () => {
       stderr(FAILED);
       stderr("Warning: Could not restore model pikit/gone-model");
       await waitUntil(() => toasts.toasts.length === 2, "the notices are shown");
+      // pi's own "Error:" / "Warning:" gives way to the toast's label.
       expect(toasts.toasts.map((t) => [t.type, t.message])).to.deep.equal([
-        ["error", FAILED],
-        ["warning", "Warning: Could not restore model pikit/gone-model"],
+        ["error", FAILED.slice("Error: ".length)],
+        ["warning", "Could not restore model pikit/gone-model"],
       ]);
       expect(seen.map((e) => e.source)).to.deep.equal(["stderr", "stderr"]);
       await toasts.updateComplete;

@@ -44,9 +44,14 @@ export class PiNotifyEvent extends Event {
   }
 }
 
-/** How serious a diagnostic pi wrote to stderr is: pi starts its errors with `Error:`. */
-function stderrType(text: string): ToastType {
-  return /^\s*(Error|Fatal)\b/i.test(text) ? "error" : "warning";
+/**
+ * A diagnostic pi wrote to stderr as a toast: pi starts its errors with `Error:` and its warnings
+ * with `Warning:`, which the toast's own label says instead; anything else is a warning.
+ */
+function stderrToast(text: string): { message: string; type: ToastType } {
+  const match = /^\s*(Error|Warning):\s*/.exec(text);
+  const type = match?.[1] === "Error" ? "error" : "warning";
+  return { message: match === null ? text : text.slice(match[0].length), type };
 }
 
 interface Timer {
@@ -63,7 +68,7 @@ const LIFETIME: Readonly<Record<ToastType, number>> = { info: 1, warning: 2, err
 /**
  * Shows pi's `notify` requests as toasts, and what pi writes to stderr (its diagnostics, such as
  * an extension that failed to load: a `pi_stderr` event of the client) as warnings, or errors when
- * pi says `Error:`. Info disappears after `duration`, warnings after twice
+ * pi says `Error:` (pi's own `Error:` / `Warning:` prefix gives way to the toast's label). Info disappears after `duration`, warnings after twice
  * that, errors after four times that (each has a dismiss button); hovering or focusing the stack
  * pauses the clocks. Info and warnings are announced politely (`role="status"`), errors
  * assertively (`role="alert"`). On a narrow screen (up to 30rem) only the newest toast shows, on
@@ -319,8 +324,8 @@ export class PiToasts extends LitElement {
     // pi's diagnostics that have no RPC record (an extension that failed to load, a model it
     // could not restore) come on its stderr, through a bridge or from the child process alike.
     const offStderr = client.on("pi_stderr", ({ text }) => {
-      const type = stderrType(text);
-      if (this.dispatchEvent(new PiNotifyEvent(text, type, "stderr"))) this.show(text, type);
+      const { message, type } = stderrToast(text);
+      if (this.dispatchEvent(new PiNotifyEvent(message, type, "stderr"))) this.show(message, type);
     });
     const offNotify = this.#off;
     this.#off = () => {
