@@ -52,6 +52,16 @@ async function forkAt(page: Page, text: string): Promise<void> {
   await chat(page).getByText(`Echo: ${text}`).waitFor({ state: "detached" });
 }
 
+/** Waits until the chat's composer holds `text`. */
+async function composerHolds(page: Page, text: string): Promise<void> {
+  const element = await page.locator("pi-chat").elementHandle();
+  await page.waitForFunction(
+    ({ chat, expected }) =>
+      (chat as unknown as { composer?: { value: string } }).composer?.value === expected,
+    { chat: element, expected: text },
+  );
+}
+
 /** Waits until the page is connected to the conversation its address names. */
 async function shown(page: Page): Promise<void> {
   await page.waitForFunction(() => {
@@ -82,10 +92,13 @@ test("after a fork from the second of three questions, the conversation as it wa
   await heading(page)
     .filter({ hasText: /^Name three rivers$/ })
     .waitFor();
+  // The message put back in the composer belongs to the fork: the original has its own draft.
+  await composerHolds(page, "");
   // The fork is now the other file, one click away; it holds only what came before the fork.
   await fork(page, "Name three rivers (fork)").click();
   await chat(page).getByText("Echo: Name three lakes").waitFor({ state: "detached" });
   await chat(page).getByText("Echo: Name three rivers", { exact: true }).waitFor();
+  await composerHolds(page, "Name three mountains");
   await page.close();
 });
 
@@ -120,6 +133,11 @@ test("a branch made in the session tree stays reachable, as its confirmation say
   // The tree follows the file shown: the branch is back in it, marked current.
   await tree
     .getByRole("treeitem", { name: /current/ })
+    .filter({ hasText: /Echo: Describe autumn/ })
+    .waitFor();
+  // ...and the highlight follows it there, not staying on an entry both versions share.
+  await tree
+    .getByRole("treeitem", { selected: true })
     .filter({ hasText: /Echo: Describe autumn/ })
     .waitFor();
   await page.close();

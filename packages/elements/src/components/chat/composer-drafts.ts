@@ -33,11 +33,13 @@ export class ComposerDrafts {
     if (client !== this.#client) {
       this.#off?.();
       this.#client = client;
-      this.#off = client?.on("session_changed", (event) => this.#moveTo(event.sessionFile));
+      this.#off = client?.on("session_changed", (event) =>
+        this.#moveTo(fileName(event.sessionFile)),
+      );
       // Another conversation: what was typed stays with the one left.
       if (this.#file !== undefined) this.#moveTo(undefined);
     }
-    if (this.#file === undefined && file !== undefined) this.#moveTo(file);
+    if (this.#file === undefined && file !== undefined) this.#moveTo(fileName(file));
   }
 
   #moveTo(file: string | undefined): void {
@@ -59,4 +61,13 @@ export class ComposerDrafts {
     }
     this.#file = file;
   }
+}
+
+/**
+ * A session file's name without its directory: the key of its draft. pi names a file with a
+ * time and an id, so names do not repeat, while the path pi reports for one file can (a switch
+ * to a file named relative to the sessions directory, a path through a link).
+ */
+function fileName(path: string | undefined): string | undefined {
+  return path?.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
