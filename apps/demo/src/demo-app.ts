@@ -27,6 +27,7 @@ import {
 import { shellStyles } from "./demo-app.styles.ts";
 import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
 import { DemoHistory } from "./demo-history.ts";
+import { fileSearchFor } from "./file-search.ts";
 import { type DemoStrings, demoStrings } from "./demo-strings.ts";
 import { icons } from "./icons.ts";
 import {
@@ -542,6 +543,7 @@ export class DemoApp extends LitElement {
           <pi-chat
             .client=${client}
             .outboxKey=${this.#name}
+            .fileSearch=${fileSearchFor(this.#name, this.token)}
             ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.tokenRejected}
             ?show-internal=${this.preferences.internalNotices}
             notify

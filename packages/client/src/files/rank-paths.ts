@@ -13,6 +13,8 @@ export interface RankablePaths {
   readonly lower: readonly string[];
   /** Where each path's last segment (its name) starts. */
   readonly nameStart: readonly number[];
+  /** What each path's depth and length take off its score (see {@link pathPenalty}). */
+  readonly penalty: readonly number[];
 }
 
 /** The ranked slice `[offset, offset + limit)` and how many paths matched in all. */
@@ -21,18 +23,39 @@ export interface RankedSlice {
   readonly total: number;
 }
 
-const BOUNDARY = new Set(["/", "-", "_", ".", " "]);
+/** Whether the character code `code` starts a word after it (`/`, `-`, `_`, `.`, space). */
+function boundary(code: number): boolean {
+  return code === 47 || code === 45 || code === 95 || code === 46 || code === 32;
+}
+
+/** Shallow and short first: what a path's depth and length take off a match's score. */
+export function pathPenalty(path: string): number {
+  let depth = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) depth++;
+  return Math.min(depth, 15) * 256 + Math.min(path.length, 255);
+}
 
 /** The score of `lower` (a lower-cased path whose name starts at `name`) for `term`; -1: no match. */
 export function scorePath(lower: string, name: number, term: string): number {
   if (term === "") return 0;
-  const at = lower.lastIndexOf(term);
+  // The first match, or a later one in the name, which counts more (`indexOf` is the fast search).
+  let at = lower.indexOf(term);
+  if (at >= 0 && at < name) {
+    const inName = lower.indexOf(term, name);
+    if (inName >= 0) at = inName;
+  }
   if (at >= 0) {
     let score = 10_000;
     if (at >= name) score += 4_000;
     if (at === name) score += term.length === lower.length - name ? 5_000 : 3_000;
-    else if (at === 0 || BOUNDARY.has(lower[at - 1] as string)) score += 1_000;
+    else if (at === 0 || boundary(lower.charCodeAt(at - 1))) score += 1_000;
     return score;
+  }
+  // Most paths do not hold the term's characters in order: `indexOf` says so natively.
+  let from = 0;
+  for (let k = 0; k < term.length; k++) {
+    from = lower.indexOf(term.charAt(k), from) + 1;
+    if (from === 0) return -1;
   }
   let found = 0;
   let score = 0;
@@ -41,12 +64,12 @@ export function scorePath(lower: string, name: number, term: string): number {
     if (lower.charCodeAt(i) !== term.charCodeAt(found)) continue;
     score += 10;
     if (i === previous + 1) score += 15;
-    if (i === 0 || BOUNDARY.has(lower[i - 1] as string)) score += 20;
+    if (i === 0 || boundary(lower.charCodeAt(i - 1))) score += 20;
     if (i >= name) score += 5;
     previous = i;
     found++;
   }
-  return found === term.length ? score : -1;
+  return score;
 }
 
 /** The terms of a query: lower-cased, split on whitespace. */
@@ -56,7 +79,8 @@ export function queryTerms(query: string): readonly string[] {
 
 /**
  * Ranks `index` for `query` and returns the indexes of the slice `[offset, offset + limit)`.
- * Keeps only the best `offset + limit` while scanning, so a page costs one pass.
+ * Keeps only the best `offset + limit` while scanning, so a page costs one pass; equal scores
+ * keep the index's order, so pages follow each other while the index stays the same.
  */
 export function rankPaths(
   index: RankablePaths,
@@ -69,7 +93,7 @@ export function rankPaths(
   const bestIndex: number[] = [];
   const bestScore: number[] = [];
   let total = 0;
-  const { lower, nameStart } = index;
+  const { lower, nameStart, penalty } = index;
   for (let i = 0; i < lower.length; i++) {
     const path = lower[i] as string;
     let score = 0;
@@ -83,19 +107,11 @@ export function rankPaths(
     }
     if (score < 0) continue;
     total++;
-    // Shallow and short first: a tie on the match is broken by the path.
-    score = score * 4096 - depth(path) * 256 - Math.min(path.length, 255);
-    if (
-      bestIndex.length === keep &&
-      !better(index, i, score, bestIndex[keep - 1] as number, bestScore[keep - 1] as number)
-    )
-      continue;
+    score = score * 4096 - (penalty[i] as number);
+    // Scanned in order, so an equal score never beats one kept before it.
+    if (bestIndex.length === keep && score <= (bestScore[keep - 1] as number)) continue;
     let at = bestIndex.length;
-    while (
-      at > 0 &&
-      better(index, i, score, bestIndex[at - 1] as number, bestScore[at - 1] as number)
-    )
-      at--;
+    while (at > 0 && score > (bestScore[at - 1] as number)) at--;
     bestIndex.splice(at, 0, i);
     bestScore.splice(at, 0, score);
     if (bestIndex.length > keep) {
@@ -104,21 +120,4 @@ export function rankPaths(
     }
   }
   return { indexes: bestIndex.slice(offset), total };
-}
-
-function better(
-  index: RankablePaths,
-  a: number,
-  scoreA: number,
-  b: number,
-  scoreB: number,
-): boolean {
-  if (scoreA !== scoreB) return scoreA > scoreB;
-  return (index.paths[a] as string) < (index.paths[b] as string);
-}
-
-function depth(path: string): number {
-  let count = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++;
-  return Math.min(count, 15);
 }
