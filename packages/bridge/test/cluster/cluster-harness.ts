@@ -23,6 +23,7 @@ import {
   startModelServer,
   waitForNoProcesses,
 } from "@pi-kit/testing";
+import { DEFAULT_LEASE_TTL_MS } from "../../src/cluster/cluster-settings.ts";
 import { generateToken } from "../../src/index.ts";
 import { type BridgeProcess, spawnBridge } from "../bridge-process.ts";
 import { startHaproxy, type TestHaproxy } from "./haproxy-process.ts";
@@ -35,9 +36,10 @@ export interface ClusterOptions {
   readonly nodes?: number;
   /**
    * `--lease-ttl-ms` (default 3000: failovers in tests take seconds, not tens of them, and a
-   * healthy node on a loaded 2-core machine does not lose its lease to a stall of its event loop).
+   * healthy node on a loaded 2-core machine does not lose its lease to a stall of its event loop);
+   * `"default"` passes none, so the bridges run at their default settings (benchmarks).
    */
-  readonly leaseTtlMs?: number;
+  readonly leaseTtlMs?: number | "default";
   /** `--drain-timeout-ms` (default 5000). */
   readonly drainTimeoutMs?: number;
   /** `--grace-ms`: how long pi outlives its last client (default 30000). */
@@ -78,6 +80,7 @@ export interface Cluster {
   readonly host: SessionHostOptions;
   readonly sessionsDir: string;
   readonly token: string;
+  /** The lease TTL the bridges run with. */
   readonly leaseTtlMs: number;
   readonly drainTimeoutMs: number;
   readonly nodes: readonly ClusterNode[];
@@ -130,7 +133,8 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
 
 /** Starts redis, the bridges and haproxy; on any failure, stops what did start. */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const leaseTtlMs = options.leaseTtlMs ?? 3000;
+  const ttlArg = options.leaseTtlMs === "default" ? undefined : (options.leaseTtlMs ?? 3000);
+  const leaseTtlMs = ttlArg ?? DEFAULT_LEASE_TTL_MS;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
   const model = await startModelServer();
   const pi = piCommand({ version: "1", baseUrl: model.baseUrl });
@@ -165,8 +169,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           redis.url,
           "--node-url",
           `http://127.0.0.1:${port}`,
-          "--lease-ttl-ms",
-          String(leaseTtlMs),
+          ...(ttlArg === undefined ? [] : ["--lease-ttl-ms", String(ttlArg)]),
           "--drain-timeout-ms",
           String(drainTimeoutMs),
           "--index-dir",

@@ -1,7 +1,7 @@
 /**
  * `GET /cluster/sessions`: what an operator reads to inspect a stuck session. Every session leased
  * in the cluster, whichever node holds it, with its owner, fence, file and lease age, from any
- * node, for the bridge's token only.
+ * node, for the bridge's token only; and `pi-kit-bridge cluster status`, which prints it as a table.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { ClusterStatus } from "../../src/cluster/cluster-node.ts";
+import { runCli } from "../cli-process.ts";
 import { connect, startBridge, type TestBridge } from "../helpers.ts";
 import { mint, ticketKeys } from "../ticket-helpers.ts";
 import { startRedis, type TestRedis } from "./redis-server.ts";
@@ -36,7 +37,16 @@ async function nodeId(bridge: TestBridge): Promise<string | null> {
   return response.headers.get("pi-kit-node");
 }
 
-test("cluster status: any node lists every leased session with its owner, fence, file and lease age; tickets are refused", async () => {
+/** Runs `pi-kit-bridge cluster status` with `args` and the token in the environment. */
+async function statusCli(args: readonly string[], token: string) {
+  const cli = runCli(["cluster", "status", ...args], {
+    env: { ...(process.env as Record<string, string>), PI_KIT_BRIDGE_TOKEN: token },
+  });
+  const { code } = await cli.exited;
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+test("cluster status: any node lists every leased session with its owner, fence, file and lease age; tickets are refused; the CLI prints it as a table", async () => {
   const keys = await ticketKeys();
   const sessionsDir = tempDir("sessions");
   const node = (token?: string) =>
@@ -77,6 +87,25 @@ test("cluster status: any node lists every leased session with its owner, fence,
     });
     assert.equal(refused.status, 403, "a ticket user learns nothing of the cluster");
     await refused.body?.cancel();
+
+    const printed = await statusCli(["--url", b.url], a.token);
+    assert.equal(printed.code, 0, printed.stderr);
+    const [header, ...lines] = printed.stdout.trimEnd().split("\n");
+    assert.match(header as string, /^SESSION\s+OWNER\s+FENCE\s+LEASE AGE\s+EXPIRES IN\s+FILE$/);
+    for (const session of ["on-a", "on-b"]) {
+      const leased = bySession.get(session);
+      const row = lines.find((l) => l.startsWith(`${session} `))?.split(/\s{2,}/);
+      assert.equal(row?.[1], leased?.node, `${session}: its owner in\n${printed.stdout}`);
+      assert.equal(row?.[2], String(leased?.fence), `${session}: its fence`);
+      assert.match(row?.[3] ?? "", /^\d+(\.\d)? m?s$/, `${session}: its lease age`);
+    }
+    assert.match(
+      lines.at(-1) ?? "",
+      new RegExp(`leased \\(asked ${await nodeId(b)}; lease TTL 3\\.0 s\\)$`),
+    );
+    const wrong = await statusCli(["--url", b.url], "x".repeat(43));
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /cluster\/sessions answered 401/);
     await onA.close();
     await onB.close();
   } finally {
