@@ -101,7 +101,6 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       : new CheckpointStore({
           ...options.checkpoints,
           sessionsDir: options.sessionsDir,
-          logger,
           // Where each pi works: its own workspace, or the one every session shares.
           workspaceOf: async (key) => workspaces?.of(key) ?? resolve(options.pi.cwd ?? "."),
         });

@@ -1,14 +1,16 @@
 /**
  * The bridge's side of checkpoints without pi: labels, the paths the changes API accepts, a
- * resumed session keeping its first checkpoint, a fenced owner writing nothing, and a bridge
- * with checkpoints off answering `checkpoints_off`.
+ * resumed session keeping its first checkpoint, a fenced owner writing nothing, a session that
+ * holds a prompt until its run's checkpoint is taken (on a scripted pi), and a bridge with
+ * checkpoints off answering `checkpoints_off`.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Checkpoints } from "@pi-kit/client/node";
+import { CheckpointStore } from "../src/checkpoints/checkpoint-store.ts";
 import {
   confinedPath,
   runLabel,
@@ -16,6 +18,9 @@ import {
 } from "../src/checkpoints/session-checkpoints.ts";
 import { BridgeError } from "../src/errors.ts";
 import { createBridge, generateToken } from "../src/index.ts";
+import { sessionKey } from "../src/sessions/owner.ts";
+import { Session } from "../src/sessions/session.ts";
+import { scriptedPi } from "./scripted-session.ts";
 
 test("a run's label is its prompt's first non-empty line, trimmed to 80 characters", () => {
   assert.equal(runLabel("\n  Fix   the parser \nand more"), "Fix the parser");
@@ -53,13 +58,13 @@ test("a resumed session keeps its session start; a fenced owner writes no checkp
     const dir = join(scratch, "checkpoints");
     mkdirSync(workspace);
     writeFileSync(join(workspace, "a.txt"), "one\n");
-    const first = new SessionCheckpoints(await Checkpoints.open({ workspace, dir }));
+    const first = new SessionCheckpoints(Checkpoints.open({ workspace, dir }));
     await first.sessionStart();
     writeFileSync(join(workspace, "a.txt"), "two\n");
     await first.beforeRun("Change a");
 
     // The bridge restarts: the session's checkpoints are read back, the first stays first.
-    const resumed = new SessionCheckpoints(await Checkpoints.open({ workspace, dir }));
+    const resumed = new SessionCheckpoints(Checkpoints.open({ workspace, dir }));
     await resumed.sessionStart();
     assert.deepEqual(
       (await resumed.list()).map((c) => c.label),
@@ -124,6 +129,115 @@ test("a bridge with checkpoints off answers the changes API with 404 checkpoints
       );
     } finally {
       await bridge.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("a session holds a prompt until its run's checkpoint is taken; once fenced, it writes none", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-session-hold-"));
+  try {
+    const workspace = join(scratch, "workspace");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    const store = new CheckpointStore({
+      sessionsDir: join(scratch, "sessions"),
+      workspaceOf: async () => workspace,
+    });
+    const refs = join(
+      scratch,
+      "sessions",
+      ".checkpoints",
+      "s",
+      "git",
+      "refs",
+      "pi-kit",
+      "checkpoints",
+    );
+    const pi = scriptedPi();
+    // What pi has read, and how many checkpoints there were as it read each record.
+    const seen: string[] = [];
+    let wake = () => {};
+    const reading = (count: number) =>
+      new Promise<void>((resolve) => {
+        wake = () => seen.length >= count && resolve();
+        wake();
+      });
+    pi.answerWith((record) => {
+      seen.push(`${String(record.type)} after ${readdirSync(refs).length} checkpoints`);
+      wake();
+      if (record.type === "get_commands")
+        return JSON.stringify({
+          type: "response",
+          id: record.id,
+          command: "get_commands",
+          success: true,
+          data: { commands: [{ name: "permissions", source: "extension" }] },
+        });
+      return undefined;
+    });
+    const session = await Session.start("s", join(scratch, "sessions", "s"), {
+      pi: { command: "pi" },
+      sessionArgs: () => [],
+      spawn: async () => pi.transport,
+      highWaterMark: 1 << 20,
+      maxPendingDialogs: 8,
+      maxStdinBytes: 1 << 20,
+      stopTimeouts: undefined,
+      logger: () => {},
+      checkpoints: store,
+    });
+    try {
+      const controller = {
+        id: 1,
+        label: "desk",
+        readOnly: false,
+        send: () => {},
+        bufferedAmount: () => 0,
+        drained: async () => {},
+        close: () => {},
+      };
+      session.attach(controller);
+      assert.equal(session.controllerId, 1);
+      const send = (record: Record<string, unknown>) =>
+        assert.equal(
+          session.write(JSON.stringify(record), undefined, controller, record.id as number),
+          true,
+        );
+      send({ type: "get_state", id: 1 });
+      send({ type: "prompt", id: 2, message: "Change a\nplease" });
+      assert.equal(session.inRun, true, "a prompt waiting for its checkpoint counts as a run");
+      send({ type: "get_state", id: 3 });
+      await reading(3);
+      assert.equal(session.inRun, false);
+      send({ type: "prompt", id: 4, message: "/permissions ask" });
+      await reading(5);
+      const live = await store.of(sessionKey("", "s"));
+      assert.ok(live);
+      assert.deepEqual(
+        seen,
+        [
+          "get_state after 1 checkpoints",
+          "prompt after 2 checkpoints",
+          "get_state after 2 checkpoints",
+          "get_commands after 2 checkpoints",
+          "prompt after 2 checkpoints",
+        ],
+        "in order; each run's checkpoint before pi had its prompt; none for an extension command",
+      );
+      assert.deepEqual(
+        (await live.list()).map((c) => c.label),
+        ["session start", "Change a"],
+      );
+
+      session.fence();
+      await assert.rejects(live.beforeRun("too late"), BridgeError);
+      assert.equal(readdirSync(refs).length, 2, "a fenced owner writes no checkpoint");
+    } finally {
+      // A fenced session waits for its killed pi: the scripted one ends when told.
+      await pi.transport.close();
+      await session.exited;
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

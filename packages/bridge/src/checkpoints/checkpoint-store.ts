@@ -8,7 +8,6 @@
 import { rm, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { Checkpoints } from "@pi-kit/client/node";
-import { type BridgeLogger, safeLog } from "../logger.ts";
 import type { SessionKey } from "../sessions/owner.ts";
 import { SessionCheckpoints } from "./session-checkpoints.ts";
 
@@ -28,47 +27,38 @@ export interface CheckpointStoreOptions extends CheckpointSettings {
   readonly sessionsDir: string;
   /** The workspace (pi's working directory) of session `key`. */
   readonly workspaceOf: (key: SessionKey) => Promise<string>;
-  readonly logger: BridgeLogger;
 }
 
 /** The checkpoints of a bridge's sessions. */
 export class CheckpointStore {
   readonly #options: CheckpointStoreOptions;
   /** The checkpoints of sessions whose pi runs here. */
-  readonly #live = new Map<SessionKey, Promise<SessionCheckpoints>>();
+  readonly #live = new Map<SessionKey, SessionCheckpoints>();
 
   constructor(options: CheckpointStoreOptions) {
     this.#options = options;
   }
 
   /** Session `key`'s pi starts here: its checkpoints, opened afresh (another node may have written). */
-  started(key: SessionKey): Promise<SessionCheckpoints> {
-    const opened = this.#open(key);
-    this.#live.set(key, opened);
-    opened.catch((error: unknown) => {
-      if (this.#live.get(key) === opened) this.#live.delete(key);
-      safeLog(this.#options.logger, {
-        event: "checkpoint_failed",
-        session: key,
-        error: error instanceof Error ? error.message : String(error),
-      });
+  started(key: SessionKey): SessionCheckpoints {
+    const checkpoints = this.#open(key);
+    this.#live.set(key, checkpoints);
+    // The session logs the failure as it waits for its checkpoint; the API opens it afresh.
+    checkpoints.opened().catch(() => {
+      if (this.#live.get(key) === checkpoints) this.#live.delete(key);
     });
-    return opened;
+    return checkpoints;
   }
 
-  /** Session `key`'s pi has exited (`opened`: what {@link started} gave it). */
-  ended(key: SessionKey, opened: Promise<SessionCheckpoints>): void {
-    if (this.#live.get(key) === opened) this.#live.delete(key);
+  /** Session `key`'s pi has exited (`checkpoints`: what {@link started} gave it). */
+  ended(key: SessionKey, checkpoints: SessionCheckpoints): void {
+    if (this.#live.get(key) === checkpoints) this.#live.delete(key);
   }
 
-  /** The bridge lost session `key`: its checkpoints are written no more. */
+  /** The bridge lost session `key`: from now on its checkpoints are written no more. */
   fence(key: SessionKey): void {
-    const opened = this.#live.get(key);
+    this.#live.get(key)?.fence();
     this.#live.delete(key);
-    void opened?.then(
-      (checkpoints) => checkpoints.fence(),
-      () => undefined,
-    );
   }
 
   /** Session `key`'s checkpoints, or `undefined` when it has none (call under the session's claim). */
@@ -79,7 +69,10 @@ export class CheckpointStore {
       () => true,
       () => false,
     );
-    return exists ? this.#open(key) : undefined;
+    if (!exists) return undefined;
+    const checkpoints = this.#open(key);
+    await checkpoints.opened();
+    return checkpoints;
   }
 
   /** Removes session `key`'s checkpoints (the session was deleted). */
@@ -92,7 +85,11 @@ export class CheckpointStore {
     return join(this.#options.sessionsDir, CHECKPOINTS_DIR, key);
   }
 
-  async #open(key: SessionKey): Promise<SessionCheckpoints> {
+  #open(key: SessionKey): SessionCheckpoints {
+    return new SessionCheckpoints(this.#openRepository(key));
+  }
+
+  async #openRepository(key: SessionKey): Promise<Checkpoints> {
     const { sessionsDir, git, maxFileBytes } = this.#options;
     const workspace = await this.#options.workspaceOf(key);
     // pi's session files and the shadow repositories are never the workspace's content.
@@ -100,13 +97,12 @@ export class CheckpointStore {
       .map((dir) => relative(workspace, dir))
       .filter((path) => path !== "" && !path.startsWith("..") && !isAbsolute(path))
       .map((path) => path.split(sep).join("/"));
-    const checkpoints = await Checkpoints.open({
+    return Checkpoints.open({
       workspace,
       dir: this.#dirOf(key),
       exclude,
       ...(git === undefined ? {} : { git }),
       ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
     });
-    return new SessionCheckpoints(checkpoints);
   }
 }

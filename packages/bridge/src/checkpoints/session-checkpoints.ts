@@ -18,74 +18,83 @@ const CHECKPOINT_ID = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
 
 /** The checkpoints of one session, with the changes API's checks and answers. */
 export class SessionCheckpoints {
-  readonly #checkpoints: Checkpoints;
+  /** The shadow repository, once open (a rejection: it could not be opened). */
+  readonly #checkpoints: Promise<Checkpoints>;
   #fenced = false;
 
-  constructor(checkpoints: Checkpoints) {
+  constructor(checkpoints: Promise<Checkpoints>) {
     this.#checkpoints = checkpoints;
+  }
+
+  /** Settles once the shadow repository is open (rejects when it cannot be). */
+  async opened(): Promise<void> {
+    await this.#checkpoints;
   }
 
   /** Takes the session-start checkpoint, unless the session has checkpoints already (a resume). */
   async sessionStart(): Promise<void> {
-    if ((await this.#checkpoints.list()).length > 0) return;
-    await this.#write(() => this.#checkpoints.checkpoint(SESSION_START_LABEL));
+    const checkpoints = await this.#checkpoints;
+    if ((await checkpoints.list()).length > 0) return;
+    await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
   }
 
   /** Takes a run's checkpoint, labelled with the first line of its prompt. */
   async beforeRun(prompt: string): Promise<void> {
-    await this.#write(() => this.#checkpoints.checkpoint(runLabel(prompt)));
+    await this.#write((c) => c.checkpoint(runLabel(prompt)));
   }
 
   /** The checkpoints, oldest first. */
-  list(): Promise<CheckpointSummary[]> {
-    return this.#checkpoints.list();
+  async list(): Promise<CheckpointSummary[]> {
+    return (await this.#checkpoints).list();
   }
 
   /** The files changed since `since` (default: the first checkpoint). */
   async changes(since?: string): Promise<ChangeSet> {
     const from = await this.#since(since);
-    const changes = await this.#checkpoints.changes(from);
-    return { since: from, changes, skipped: await this.#checkpoints.skipped() };
+    const checkpoints = await this.#checkpoints;
+    const changes = await checkpoints.changes(from);
+    return { since: from, changes, skipped: await checkpoints.skipped() };
   }
 
   /** One file's diff since `since` (default: the first checkpoint). */
   async diff(path: string, since?: string): Promise<FileDiff> {
     const file = confinedPath(path);
     const from = await this.#since(since);
-    return { path: file, since: from, diff: await this.#checkpoints.diff(from, file) };
+    return { path: file, since: from, diff: await (await this.#checkpoints).diff(from, file) };
   }
 
   /** Puts `path` back as it was at `since`; answers the changes since `since` after it. */
   async revertFile(path: string, since?: string): Promise<ChangeSet> {
     const file = confinedPath(path);
     const from = await this.#since(since);
-    await this.#write(() => this.#checkpoints.revertFile(from, file));
+    await this.#write((c) => c.revertFile(from, file));
     return this.changes(from);
   }
 
   /** Restores the workspace to checkpoint `id`; answers the changes since the first checkpoint. */
   async restore(id: string): Promise<ChangeSet> {
     const to = await this.#since(id);
-    await this.#write(() => this.#checkpoints.restore(to));
+    await this.#write((c) => c.restore(to));
     return this.changes();
   }
 
-  /** The bridge lost the session: nothing is written from now on. */
+  /** The bridge lost the session: nothing is written from now on (checked as each write starts). */
   fence(): void {
     this.#fenced = true;
   }
 
-  async #write<T>(task: () => Promise<T>): Promise<T> {
+  async #write<T>(task: (checkpoints: Checkpoints) => Promise<T>): Promise<T> {
+    const checkpoints = await this.#checkpoints;
     if (this.#fenced)
       throw new BridgeError(BridgeErrorCode.SessionStopped, "The session runs on another node now");
-    return task();
+    return task(checkpoints);
   }
 
   /** A known checkpoint's id: `id`, or the first checkpoint's when omitted. */
   async #since(id: string | undefined): Promise<string> {
     if (id !== undefined && !CHECKPOINT_ID.test(id))
       throw new BridgeError(BridgeErrorCode.InvalidRequest, "A checkpoint id is 40 hex digits");
-    const list = await this.#checkpoints.list();
+    const list = await (await this.#checkpoints).list();
     const found = id === undefined ? list[0] : list.find((c) => c.id === id);
     if (found === undefined)
       throw new BridgeError(

@@ -62,7 +62,7 @@ export class Session {
   readonly #input: PiInput;
   readonly #createdAt = Date.now();
   /** The workspace's checkpoints, when the bridge keeps them. */
-  readonly #checkpoints: Promise<SessionCheckpoints> | undefined;
+  readonly #checkpoints: SessionCheckpoints | undefined;
   /** Prompts held back while their run's checkpoint is taken. */
   #promptsHeld = 0;
   /** The names of pi's extension commands (`get_commands`), asked once: they start no run. */
@@ -91,7 +91,7 @@ export class Session {
     const checkpoints = this.#checkpoints;
     // Nothing a client sends reaches pi before the session-start checkpoint is taken.
     if (checkpoints !== undefined)
-      this.#input.hold(() => this.#checkpoint((c) => c.sessionStart(), checkpoints));
+      this.#input.hold(() => this.#checkpoint(() => checkpoints.sessionStart()));
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
     const ui = new RetainedUi();
     this.#connections = new SessionConnections(
@@ -259,9 +259,9 @@ export class Session {
       this.#promptsHeld++;
       const held = this.#input.hold(
         () =>
-          this.#checkpoint(async (c) => {
-            if (!(await this.#startsNoRun(prompt))) await c.beforeRun(prompt);
-          }, checkpoints).finally(() => this.#promptsHeld--),
+          this.#checkpoint(async () => {
+            if (!(await this.#startsNoRun(prompt))) await checkpoints.beforeRun(prompt);
+          }).finally(() => this.#promptsHeld--),
         routed.line,
       );
       if (held) return true;
@@ -307,12 +307,9 @@ export class Session {
   }
 
   /** Takes a checkpoint; a failure is logged (pi gets what waited for it regardless). */
-  async #checkpoint(
-    take: (checkpoints: SessionCheckpoints) => Promise<void>,
-    checkpoints: Promise<SessionCheckpoints>,
-  ): Promise<void> {
+  async #checkpoint(take: () => Promise<void>): Promise<void> {
     try {
-      await take(await checkpoints);
+      await take();
     } catch (error) {
       safeLog(this.#settings.logger, {
         event: "checkpoint_failed",
