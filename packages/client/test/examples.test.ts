@@ -61,3 +61,8 @@ test("README example: checkpoints list, revert and restore what changed", async 
     "after restore: 0 changes",
   ]);
 });
+
+test("README example: the workspace file index finds files, and one written a moment ago", async () => {
+  const lines = await runExample(examples.get("file-search.ts") as string);
+  assert.deepEqual(lines, ["parser: src/parser.ts", "parser: src/parser.ts, src/parser.test.ts"]);
+});

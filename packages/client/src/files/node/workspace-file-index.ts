@@ -128,8 +128,9 @@ export class WorkspaceFileIndex implements FileSearch {
 
   /** Brings the index up to date: pending watch events first, then a walk or the dirty directories. */
   async #fresh(): Promise<void> {
-    // One turn of the event loop delivers the watch events already queued by the system.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // Two immediates pass one poll phase of the event loop, which delivers the watch events the
+    // system already queued (one alone may run before it, when called from an I/O callback).
+    for (let turn = 0; turn < 2; turn++) await new Promise<void>((r) => setImmediate(r));
     const next = this.#update.then(() => this.#apply());
     this.#update = next.catch(() => undefined);
     await next;
