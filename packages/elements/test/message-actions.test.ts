@@ -248,13 +248,16 @@ describe("resending from a message (fork, then prompt)", () => {
       session.handleEvent({ type: "message_end", message: m } as unknown as RpcEvent);
     }
     await settle(chat);
-    const last = deepQueryAll<PiMessage>(chat.shadowRoot as ShadowRoot, "pi-message").at(-1);
-    const retry = [...(last?.shadowRoot?.querySelectorAll(".actions button") ?? [])].find(
+    const last = deepQueryAll<PiMessage>(chat.shadowRoot as ShadowRoot, "pi-message").at(
+      -1,
+    ) as PiMessage;
+    const retry = [...(last.shadowRoot?.querySelectorAll(".actions button") ?? [])].find(
       (b) => b.textContent?.trim() === "Try again",
     ) as HTMLButtonElement;
     retry.click();
-    await last?.updateComplete;
-    (last?.shadowRoot?.querySelector("[part=confirm-button]") as HTMLButtonElement).click();
+    await last.updateComplete;
+    // Try again asks first; going ahead forks and sends.
+    (last.shadowRoot?.querySelector("[part=confirm-button]") as HTMLButtonElement).click();
     for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(calls).to.deep.equal([
       ["fork", "u1"],
