@@ -11,6 +11,7 @@ export const elementPagesDir = join(here, "src", "content", "docs", "elements");
 
 /** The live example shown at the top of each element's page (see src/examples/). */
 export const EXAMPLE_OF = {
+  "pi-changes": "changes",
   "pi-chat": "chat-thinking",
   "pi-composer": "composer",
   "pi-message-list": "chat-streaming",
@@ -28,6 +29,9 @@ export const EXAMPLE_OF = {
   "pi-thinking-picker": "thinking-picker",
   "pi-toasts": "toasts",
 };
+
+/** The entry that registers a tag `@pi-kit/elements/define` leaves out (a page loads it when shown). */
+const REGISTERED_BY = { "pi-changes": "@pi-kit/elements/changes" };
 
 /** Every element declaration of the manifest, with its module path. */
 export function manifestElements() {
@@ -92,7 +96,9 @@ export function elementPage(d, declarations) {
     `example: ${EXAMPLE_OF[d.tagName] ?? "none"}`,
     "---",
     "",
-    `\`${d.tagName}\` is the class \`${d.name}\`, exported by \`@pi-kit/elements\` (source: \`packages/elements/${d.modulePath}\`); importing \`@pi-kit/elements/define\` registers it.`,
+    REGISTERED_BY[d.tagName] === undefined
+      ? `\`${d.tagName}\` is the class \`${d.name}\`, exported by \`@pi-kit/elements\` (source: \`packages/elements/${d.modulePath}\`); importing \`@pi-kit/elements/define\` registers it.`
+      : `\`${d.tagName}\` is the class \`${d.name}\`, exported by \`${REGISTERED_BY[d.tagName]}\` (source: \`packages/elements/${d.modulePath}\`), which registers it when imported (\`@pi-kit/elements/define\` leaves it out: load it when the page shows it).`,
     "",
     (d.description ?? "").replace(/\{@link(?:code)? ([^}]+)\}/g, "`$1`"),
     "",

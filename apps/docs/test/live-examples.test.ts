@@ -73,6 +73,7 @@ const SHOWS: Record<string, string> = {
   "chat-themed": "LoginError",
   "session-list": "Fix the login cookie",
   "session-tree": "Moved the session to a header token",
+  changes: "Add a test for the refused login",
   markdown: "Try me",
   "model-picker": "Claude Sonnet 4.5",
   toasts: "Tests passed (128)",

@@ -1,7 +1,7 @@
 /**
  * @module
  * Everything a page without a build step needs, as one ES module (`dist/pi-kit.bundle.js`):
- * every element registered, and the client with its WebSocket transport.
+ * every element registered (`<pi-changes>` too), and the client with its WebSocket transport.
  *
  * @example
  * ```html
@@ -14,6 +14,7 @@
  * ```
  */
 import "./define.ts";
+import "./changes.ts";
 
 export { createWebSocketTransport, PiClient, PiClientError } from "@pi-kit/client";
 export * from "./index.ts";

@@ -1,9 +1,17 @@
 /**
  * @module
  * Lit custom elements for the pi coding agent. This entry exports the classes without
- * registering any tag; import `@pi-kit/elements/define` to register them all.
+ * registering any tag; import `@pi-kit/elements/define` to register them all. `<pi-changes>`,
+ * which a page loads when it shows it, is a type here: `@pi-kit/elements/changes` has its classes
+ * and registers it.
  */
 
+// <pi-changes> loads when a page shows it: its classes are values of `@pi-kit/elements/changes`.
+export type {
+  PiRevertFileEvent,
+  PiUndoTurnEvent,
+} from "./components/changes/changes-events.ts";
+export type { PiChanges } from "./components/changes/pi-changes.ts";
 export { PiEditEvent, PiRetryEvent } from "./components/chat/message-events.ts";
 export { PiChat } from "./components/chat/pi-chat.ts";
 export { ComposerSubmitEvent, PiComposer } from "./components/chat/pi-composer.ts";
@@ -69,6 +77,7 @@ export {
   PiSendEvent,
   type SendMode,
 } from "./internal/events.ts";
+export type { PiChangesStrings } from "./internal/i18n/changes-strings.ts";
 export { en, format, type PiStrings } from "./internal/i18n/i18n.ts";
 export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown/markdown.ts";
 export { loadMarkdown } from "./internal/markdown/markdown-loader.ts";

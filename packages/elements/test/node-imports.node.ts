@@ -16,6 +16,8 @@ const manifest = readJson("custom-elements.json") as {
 const TAGS = manifest.modules
   .flatMap((module) => module.declarations ?? [])
   .flatMap((declaration) => (declaration.tagName ? [declaration.tagName] : []));
+/** The tags a page loads when it shows them, each from an entry of its own (not `define`). */
+const LAZY_TAGS = ["pi-changes"];
 
 /** The globals Lit's Node build adds: its DOM shim's registry and root, and its bookkeeping. */
 const LIT_GLOBALS = [
@@ -79,6 +81,7 @@ test("the package's entries are the ones the README's In Node section covers", (
     [
       "@pi-kit/elements",
       "@pi-kit/elements/define",
+      "@pi-kit/elements/changes",
       "@pi-kit/elements/locales",
       "@pi-kit/elements/custom-elements.json",
       "@pi-kit/elements/bundle",
@@ -103,10 +106,20 @@ for (const specifier of ["@pi-kit/elements/define", "@pi-kit/elements/bundle"])
   test(`${specifier} registers every tag in Lit's shim registry, and brings no DOM`, () => {
     const effects = importInNode(specifier);
     assert.deepEqual(effects.globals, LIT_GLOBALS);
-    assert.deepEqual(effects.tags, TAGS);
+    assert.deepEqual(
+      effects.tags,
+      specifier.endsWith("/define") ? TAGS.filter((tag) => !LAZY_TAGS.includes(tag)) : TAGS,
+    );
     assert.deepEqual(effects.dom, []);
     assert.equal(effects.rendering, "ReferenceError: document is not defined");
   });
+
+test("@pi-kit/elements/changes registers <pi-changes> only, and brings no DOM", () => {
+  const effects = importInNode("@pi-kit/elements/changes");
+  assert.deepEqual(effects.tags, LAZY_TAGS);
+  assert.deepEqual(effects.dom, []);
+  assert.deepEqual(effects.exports.sort(), ["PiChanges", "PiRevertFileEvent", "PiUndoTurnEvent"]);
+});
 
 test("@pi-kit/elements/locales exports the string tables, registers no tag, and brings no DOM", () => {
   const effects = importInNode("@pi-kit/elements/locales");

@@ -1,11 +1,18 @@
 import { expect, oneEvent, waitUntil } from "@open-wc/testing";
 import { readFile } from "@web/test-runner-commands";
-import type { PiChat, PiComposer, PiMarkdown, PiSessionList, PiToolCall } from "../src/index.ts";
+import type {
+  PiChanges,
+  PiChat,
+  PiComposer,
+  PiMarkdown,
+  PiSessionList,
+  PiToolCall,
+} from "../src/index.ts";
 import { deepQueryAll, deepText, settle } from "./helpers.ts";
 
 // README examples are real files under examples/, shown verbatim in README.md and run here (the
 // browser cannot list a folder: add new examples to this list).
-const EXAMPLES = ["markdown.ts", "notifications.ts", "replay.ts", "session-list.ts"];
+const EXAMPLES = ["changes.ts", "markdown.ts", "notifications.ts", "replay.ts", "session-list.ts"];
 
 /** A file of this package as it is on disk (the test server would serve TypeScript compiled). */
 async function source(path: string): Promise<string> {
@@ -153,6 +160,30 @@ describe("README examples", () => {
 
     it("is accessible", async () => {
       await expect(list).to.be.accessible();
+    });
+  });
+
+  describe("examples/changes.ts", () => {
+    it("lists a turn's changes, shows a diff, and undoes the turn after asking", async () => {
+      await import("../examples/changes.ts");
+      const panel = document.body.querySelector("pi-changes") as PiChanges;
+      const root = panel.shadowRoot as ShadowRoot;
+      await waitUntil(() => root.querySelector("[part~=file]") !== null, "no file listed");
+      root.querySelector<HTMLElement>("[part=file-button]")?.click();
+      await waitUntil(() => deepText(root).includes("credentials: 'same-origin'"), "no diff");
+      const lines: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => lines.push(line);
+      try {
+        root.querySelector<HTMLElement>("[part=undo-button]")?.click();
+        await waitUntil(() => root.querySelector("[part=confirm-button]") !== null, "no question");
+        root.querySelector<HTMLElement>("[part=confirm-button]")?.click();
+        await waitUntil(() => panel.changeSet?.changes.length === 0, "not undone");
+      } finally {
+        console.log = log;
+      }
+      expect(lines).to.deep.equal(["undoing “Fix the login cookie”"]);
+      panel.remove();
     });
   });
 

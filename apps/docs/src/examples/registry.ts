@@ -8,6 +8,7 @@ const editable = (name: EditableName) => () =>
   import("./editable.ts").then((m) => m.editable(name));
 
 export const EXAMPLES: Record<string, () => Promise<LiveExample>> = {
+  changes: () => import("./changes-example.ts").then((m) => m.changes),
   "chat-thinking": editable("chat-thinking"),
   "chat-streaming": () => chat().then((m) => m.chatStreaming),
   "tool-diff": editable("tool-diff"),

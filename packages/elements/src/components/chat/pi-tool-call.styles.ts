@@ -1,6 +1,6 @@
 import { css } from "lit";
 
-/** Styles of `<pi-tool-call>`. */
+/** Styles of `<pi-tool-call>` (its diffs: `styles/diff.ts`). */
 export const toolCallStyles = css`
   :host {
     display: block;
@@ -86,12 +86,6 @@ export const toolCallStyles = css`
     color: var(--_color-muted);
     font-size: 0.85em;
   }
-  .show-all {
-    margin-top: 0.3em;
-    font-size: 0.85em;
-    padding: 0.1em 0.6em;
-  }
-  .rows,
   .file {
     font-family: var(--_font-mono);
     font-size: 0.85em;
@@ -99,34 +93,12 @@ export const toolCallStyles = css`
     max-height: 30em;
     line-height: 1.45;
   }
-  .row {
-    display: grid;
-    grid-template-columns: auto auto 1.2em 1fr;
-    white-space: pre-wrap;
-    overflow-wrap: anywhere;
-  }
-  .num,
   .gutter {
     color: var(--_color-muted);
     text-align: right;
     padding-right: 0.6em;
     min-width: 2.5em;
     user-select: none;
-  }
-  .add {
-    background: color-mix(in srgb, var(--_color-success) 14%, transparent);
-  }
-  .del {
-    background: color-mix(in srgb, var(--_color-danger) 14%, transparent);
-  }
-  .gap {
-    color: var(--_color-muted);
-  }
-  .added {
-    color: var(--_color-success);
-  }
-  .removed {
-    color: var(--_color-danger);
   }
   .file {
     display: flex;

@@ -5,6 +5,7 @@ import { formatSeconds, imageUrl, textOf } from "../../internal/i18n/format.ts";
 import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
 import { highlightLater } from "../../internal/markdown/highlight-later.ts";
 import type { ToolRenderContext, ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
+import { diffStyles } from "../../styles/diff.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { syntaxStyles } from "../markdown/pi-markdown.styles.ts";
@@ -70,7 +71,7 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @cssstate aborted - The run was stopped before the tool finished (pi's "Operation aborted" or "Command aborted").
  */
 export class PiToolCall extends LitElement {
-  static override styles = [tokenStyles, baseStyles, syntaxStyles, toolCallStyles];
+  static override styles = [tokenStyles, baseStyles, syntaxStyles, diffStyles, toolCallStyles];
   static override properties = {
     call: { attribute: false },
     execution: { attribute: false },
