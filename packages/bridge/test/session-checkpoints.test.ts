@@ -243,3 +243,24 @@ test("a session holds a prompt until its run's checkpoint is taken; once fenced,
     rmSync(scratch, { recursive: true, force: true });
   }
 });
+
+test("without a working git, pi goes on without checkpoints and the API says checkpoints_off", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-no-git-"));
+  try {
+    const workspace = join(scratch, "workspace");
+    mkdirSync(workspace);
+    const store = new CheckpointStore({
+      sessionsDir: join(scratch, "sessions"),
+      workspaceOf: async () => workspace,
+      git: join(scratch, "no-such-git"),
+    });
+    const key = sessionKey("", "s");
+    await assert.rejects(store.started(key).sessionStart());
+    await assert.rejects(
+      store.of(key),
+      (error: unknown) => error instanceof BridgeError && error.code === "checkpoints_off",
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});

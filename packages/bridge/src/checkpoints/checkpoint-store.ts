@@ -8,6 +8,7 @@
 import { rm, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { Checkpoints } from "@pi-kit/client/node";
+import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import type { SessionKey } from "../sessions/owner.ts";
 import { SessionCheckpoints } from "./session-checkpoints.ts";
 
@@ -71,7 +72,13 @@ export class CheckpointStore {
     );
     if (!exists) return undefined;
     const checkpoints = this.#open(key);
-    await checkpoints.opened();
+    await checkpoints.opened().catch((cause: unknown) => {
+      throw new BridgeError(
+        BridgeErrorCode.CheckpointsOff,
+        "The bridge cannot read this session's checkpoints (is git installed?)",
+        { cause },
+      );
+    });
     return checkpoints;
   }
 
