@@ -202,6 +202,26 @@ export const shellStyles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  /* The count of changed files sits right after the title; the pickers stay at the end. */
+  .chat-title:has(+ .changes-count) {
+    flex: 0 1 auto;
+  }
+  .changes-count {
+    margin-inline-end: auto;
+    font: inherit;
+    font-size: 0.8rem;
+    white-space: nowrap;
+    color: var(--_color-accent);
+    background: color-mix(in srgb, var(--_color-accent) 10%, transparent);
+    border: 1px solid color-mix(in srgb, var(--_color-accent) 40%, transparent);
+    border-radius: 999px;
+    padding: 0.1rem 0.55rem;
+    cursor: pointer;
+  }
+  .changes-count:focus-visible {
+    outline: var(--_focus-ring);
+    outline-offset: 2px;
+  }
   .pickers {
     display: flex;
     align-items: center;

@@ -1,6 +1,6 @@
 /**
  * The demo shell: the history of conversations (`<pi-session-list>`) in a sidebar (a drawer on
- * small screens), one `<pi-chat>` with the model and thinking pickers above it, a session panel (statistics, fork picker, tree), and
+ * small screens), one `<pi-chat>` with the model and thinking pickers above it, a session panel (statistics, changes, fork picker, tree), and
  * what a visitor needs when something goes wrong: a token screen, and a banner with the remedy
  * for each connection problem. Every colour comes from the pi elements' own tokens.
  */
@@ -27,8 +27,8 @@ import {
 import { shellStyles } from "./demo-app.styles.ts";
 import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
 import { DemoHistory } from "./demo-history.ts";
-import { fileSearchFor } from "./file-search.ts";
 import { type DemoStrings, demoStrings } from "./demo-strings.ts";
+import { fileSearchFor } from "./file-search.ts";
 import { icons } from "./icons.ts";
 import {
   applyToDocument,
@@ -48,6 +48,7 @@ import {
 import { sessionPanel } from "./session-panel.ts";
 import { tokenScreen } from "./token-screen.ts";
 import { welcomeView } from "./welcome-view.ts";
+import { ChangesTracker } from "./workspace-changes.ts";
 
 const LAST_SESSION_KEY = "pi-kit-demo:session";
 /** How long the restart notice stays on a visible page: long enough to read one line. */
@@ -109,6 +110,7 @@ export class DemoApp extends LitElement {
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
+  readonly #changes = new ChangesTracker(this);
 
   constructor() {
     super();
@@ -505,7 +507,7 @@ export class DemoApp extends LitElement {
                   >${icons.menu}</button>`
                 : nothing
             }
-            <h1 class="chat-title">${this.#title() ?? html`<span class="sr-only">${t.opening}</span>`}</h1>
+            <h1 class="chat-title">${this.#title() ?? html`<span class="sr-only">${t.opening}</span>`}</h1>${this.#changes.badge(t, () => this.#setPreferences({ panel: true }))}
             <div class="pickers">
               <pi-model-picker hide-label lang=${lang}></pi-model-picker>
               <pi-thinking-picker hide-label lang=${lang}></pi-thinking-picker>
@@ -563,6 +565,7 @@ export class DemoApp extends LitElement {
                 lang: this.preferences.lang,
                 strings: this.#t,
                 forks: this.#openForks(),
+                changes: this.#changes.source,
                 internalNotices: this.preferences.internalNotices,
                 forked: (event) => this.#forked(event),
                 close: () => this.#setPreferences({ panel: false }),

@@ -23,6 +23,11 @@ const STORY_EN =
 const STORY_ZH =
   "从前， 终端里 住着 一个 小小的 智能体。 每天 早上， 它 读一读 文件， 跑一跑 测试， 再把 学到的 东西 记下来。 有一天， 用户 请它 讲个 故事， 于是 它 慢慢地 一个词 一个词 地 讲完了 这一个。";
 
+// The note the scripted "write a file" writes (`\n` is a line break in a directive's argument).
+const NOTE_EN =
+  "# Notes\\n\\npi wrote this file. Undo the turn in the session panel to remove it.\\n";
+const NOTE_ZH = "# 笔记\\n\\npi 写了这个文件。在会话面板中撤销这一轮即可删除它。\\n";
+
 // Each shows a different part of the elements; the slash commands come from the demo's extension.
 const scripted: Record<DemoLang, readonly ScriptedSuggestion[]> = {
   en: [
@@ -42,6 +47,11 @@ const scripted: Record<DemoLang, readonly ScriptedSuggestion[]> = {
       prompt: "Write a long story slowly",
       script: `[[slow 120ms x 0]] [[text ${STORY_EN}]]`,
     },
+    {
+      title: "Write a file",
+      prompt: "Write a short note to notes.md",
+      script: `[[write notes.md ${NOTE_EN}]]`,
+    },
     { title: "Ask me to confirm", prompt: "/demo-confirm" },
     { title: "Two questions at once", prompt: "/demo-two" },
     { title: "Show notifications", prompt: "/demo-notify" },
@@ -57,6 +67,11 @@ const scripted: Record<DemoLang, readonly ScriptedSuggestion[]> = {
       title: "流式输出长回答",
       prompt: "慢慢地写一个长故事",
       script: `[[slow 120ms x 0]] [[text ${STORY_ZH}]]`,
+    },
+    {
+      title: "写一个文件",
+      prompt: "在 notes.md 里写一段笔记",
+      script: `[[write notes.md ${NOTE_ZH}]]`,
     },
     { title: "请我确认", prompt: "/demo-confirm" },
     { title: "同时问两个问题", prompt: "/demo-two" },
