@@ -15,6 +15,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CheckpointSummary, FileChange, FileChangeStatus } from "@pi-kit/protocol/bridge";
 import { type ShadowGit, shadowGit } from "./git-command.ts";
+import { inheritedIgnores } from "./inherited-ignores.ts";
 
 export type { FileChange, FileChangeStatus };
 
@@ -56,8 +57,11 @@ export class Checkpoints {
   readonly #gitDir: string;
   readonly #workspace: string;
   readonly #maxFileBytes: number;
-  /** The exclude file's lines for {@link CheckpointsOptions.exclude}. */
-  readonly #alwaysExcluded: string;
+  /**
+   * The exclude file's fixed lines: the `.gitignore` rules the workspace inherits from the
+   * repository it lies in, then {@link CheckpointsOptions.exclude}.
+   */
+  #alwaysExcluded: string;
   /** The checkpoints, read once from the refs, then kept up to date here. */
   #checkpoints: Checkpoint[] | undefined;
   /** The files the exclude file lists now (left out for their size). */
@@ -181,6 +185,7 @@ export class Checkpoints {
 
   async #init(): Promise<void> {
     await mkdir(this.#gitDir, { recursive: true, mode: 0o700 });
+    this.#alwaysExcluded = (await inheritedIgnores(this.#workspace)) + this.#alwaysExcluded;
     await this.#git.run(["init", "-q", `--initial-branch=${BRANCH}`]);
     await mkdir(join(this.#gitDir, ...REF_PREFIX.split("/").filter(Boolean)), { recursive: true });
     // Files a previous run left out for their size are looked at again.
