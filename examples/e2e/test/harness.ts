@@ -2,23 +2,13 @@
  * One demo server (the bridge, real pi behind a scripted model, the demo's extension) serving the
  * built example apps from a fresh directory, and one headless Debian Chromium to drive them.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rmSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type DemoServer, startDemoServer } from "../../../apps/demo/server/demo-server.ts";
 import { chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
+import { layOutSite } from "../../site.ts";
 
-const examples = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-
-/** Each framework app: its folder under examples/, where its build puts the page, its label. */
-export const APPS = [
-  { name: "react", dist: "react/dist", label: "React" },
-  { name: "vue", dist: "vue/dist", label: "Vue" },
-  { name: "svelte", dist: "svelte/dist", label: "Svelte" },
-  { name: "angular", dist: "angular/dist/browser", label: "Angular" },
-] as const;
+export { APPS } from "../../site.ts";
 
 /** The served site and the browser. */
 export interface Site {
@@ -29,19 +19,9 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/**
- * Lays out the site in an empty directory: each app's build under its name, and under `embed/`
- * only the one-file bundle, copied, beside the page that loads it.
- */
+/** Serves every example's page (see `layOutSite`) with the demo's server. */
 export async function startSite(): Promise<Site> {
-  const root = mkdtempSync(join(tmpdir(), "pi-kit-examples-"));
-  for (const app of APPS) cpSync(examples(app.dist), join(root, app.name), { recursive: true });
-  mkdirSync(join(root, "embed"));
-  cpSync(examples("embed/index.html"), join(root, "embed/index.html"));
-  cpSync(
-    fileURLToPath(new URL("../../../packages/elements/dist/pi-kit.bundle.js", import.meta.url)),
-    join(root, "embed/pi-kit.bundle.js"),
-  );
+  const root = layOutSite();
   const demo = await startDemoServer({ port: 0, staticRoot: root });
   const browser = await chromium.launch({
     executablePath: chromiumPath(),

@@ -4,6 +4,9 @@ import { type CSSProperties, useState } from "react";
 
 // The bridge token travels in the page URL's fragment (#token=…), never to a server.
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
+// Shown when there is no bridge to connect to: what serves this page with one.
+const START =
+  "Start this example with `npm start -w @pi-kit/example-react`; open the URL it prints.";
 
 export function App() {
   const { client, error } = usePiClient((signal) =>
@@ -27,7 +30,7 @@ export function App() {
       <strong slot="header">
         React · {sent} sent · {shown} messages
       </strong>
-      <p slot="empty">{String(failure ?? error ?? "Ask pi anything.")}</p>
+      <p slot="empty">{String(failure ?? (error ? `${error}. ${START}` : "Ask pi anything."))}</p>
     </PiChat>
   );
 }

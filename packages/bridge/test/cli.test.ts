@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -20,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { type ModelServer, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import { defaultSessionsDir, generateToken, prepareSessionsDir } from "../src/index.ts";
 import { address, type CliProcess, printedToken, runCli } from "./cli-process.ts";
-import { connect } from "./helpers.ts";
+import { connect, connectClient } from "./helpers.ts";
 import { mint, SECRET, ticketKeys } from "./ticket-helpers.ts";
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
@@ -179,6 +180,7 @@ test("cli: configuration mistakes are one line on stderr and exit code 2", async
       /ticket public key must be an Ed25519 public key in SPKI PEM/,
     ],
     [["--ticket-audience", "app"], /--ticket-audience .* need --ticket-secret-file/],
+    [["--scripted"], /--scripted runs pi on the scripted model: give no pi command after --/],
   ];
   const runs = await Promise.all([
     ...cases.map(([args]) => started(["--port", "0", ...args])),
@@ -311,6 +313,30 @@ test("cli: listening beyond loopback warns to put TLS in front, unless --behind-
   }
 });
 
+test("cli: --scripted answers with no API key on the scripted model, and removes its temp sessions on exit", async () => {
+  const cli = runCli(["--port", "0", "--scripted"], {
+    env: { ...(process.env as Record<string, string>), PI_KIT_BRIDGE_TOKEN: "" },
+  });
+  try {
+    const url = await cli.listening();
+    assert.match(cli.stdout(), /^model: scripted \(no API key; it echoes prompts\)$/m);
+    const client = await connectClient(url, printedToken(cli.stdout()) as string, "scripted");
+    try {
+      await client.promptAndWait("Say hello");
+      assert.equal(await client.getLastAssistantText(), "Echo: Say hello");
+    } finally {
+      await client.close();
+    }
+  } finally {
+    cli.child.kill("SIGTERM");
+    await cli.exited;
+  }
+  const started = logEntries(cli).find((entry) => entry.event === "bridge_started");
+  const sessionsDir = started?.sessionsDir as string;
+  assert.ok(sessionsDir.startsWith(realpathSync(tmpdir())), sessionsDir);
+  assert.equal(existsSync(sessionsDir), false, "the temp sessions directory is removed");
+});
+
 test("cli: `npx @pi-kit/bridge` runs the package's one bin, an executable file", () => {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
     name: string;
@@ -318,13 +344,16 @@ test("cli: `npx @pi-kit/bridge` runs the package's one bin, an executable file",
   };
   // With a single bin, `npx <package>` runs it whatever its name.
   assert.equal(manifest.name, "@pi-kit/bridge");
-  assert.deepEqual(Object.values(manifest.bin), ["./dist/cli.js"]);
-  const cli = join(packageDir, "dist", "cli.js");
-  assert.equal(statSync(cli).mode & 0o111, 0o111, "dist/cli.js is executable");
+  // A committed file, not build output: npm links a bin only if its file exists, and in a fresh
+  // clone `npm ci` links before anything is built (`npx @pi-kit/bridge` was "not found").
+  assert.deepEqual(Object.values(manifest.bin), ["./bin/pi-kit-bridge.js"]);
+  const cli = join(packageDir, "bin", "pi-kit-bridge.js");
+  assert.equal(statSync(cli).mode & 0o111, 0o111, "the bin is executable");
   assert.match(readFileSync(cli, "utf8"), /^#!\/usr\/bin\/env node\n/);
   const help = spawnSync(cli, ["--help"], { encoding: "utf8" });
   assert.equal(help.status, 0, help.stderr);
   assert.match(help.stdout, /^Usage: npx @pi-kit\/bridge /);
+  assert.match(help.stdout, /--scripted/);
   // The README names only the scoped package: an unscoped name could be anyone's package.
   const readme = readFileSync(join(packageDir, "README.md"), "utf8");
   const commands = readme.match(/\bnpx\s+[^\s`]+/g) ?? [];

@@ -3,9 +3,17 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseArgs, UsageError } from "../src/cli/parse-args.ts";
 import { withPermissions } from "../src/sessions/permission-launch.ts";
+import type { PiProcessSpec } from "../src/sessions/session-settings.ts";
 
 const PI = ["--", "pi", "--mode", "rpc"];
 const env = { PI_KIT_BRIDGE_TOKEN: "a".repeat(43) };
+
+/** The pi command parsed from `argv` (never `--scripted` here). */
+function piOf(argv: readonly string[]): PiProcessSpec {
+  const { pi } = parseArgs(argv, env);
+  assert.notEqual(pi, "scripted");
+  return pi as PiProcessSpec;
+}
 
 test("cli: --permission-mode and --permission-modes configure the extension; --no-permissions leaves it out", () => {
   const { serve } = parseArgs(
@@ -13,7 +21,10 @@ test("cli: --permission-mode and --permission-modes configure the extension; --n
     env,
   );
   assert.deepEqual(serve.permissions, { allowed: ["auto-edits", "ask"], mode: "auto-edits" });
-  const spec = withPermissions(serve.pi, serve.permissions);
+  const spec = withPermissions(
+    piOf(["--permission-modes", "auto-edits,ask", "--permission-mode", "auto-edits", ...PI]),
+    serve.permissions,
+  );
   assert.deepEqual(spec.args?.slice(0, 3), ["--mode", "rpc", "-e"]);
   assert.match(spec.args?.[3] ?? "", /permission-extension\.(ts|js)$/);
   assert.equal(spec.env?.PI_KIT_PERMISSION_MODE, "auto-edits");
@@ -23,13 +34,11 @@ test("cli: --permission-mode and --permission-modes configure the extension; --n
 
   // By default the extension is loaded in full access; --no-permissions leaves it out.
   assert.equal(parseArgs(PI, env).serve.permissions, undefined);
-  assert.equal(
-    withPermissions(parseArgs(PI, env).serve.pi, undefined).env?.PI_KIT_PERMISSION_MODE,
-    "full",
-  );
+  assert.equal(withPermissions(piOf(PI), undefined).env?.PI_KIT_PERMISSION_MODE, "full");
   const off = parseArgs(["--no-permissions", ...PI], env).serve;
   assert.equal(off.permissions, false);
-  assert.deepEqual(withPermissions(off.pi, off.permissions), off.pi);
+  const offPi = piOf(["--no-permissions", ...PI]);
+  assert.deepEqual(withPermissions(offPi, off.permissions), offPi);
 });
 
 test("cli: an unknown mode, a default outside the allowed ones, or modes without the extension are one-line mistakes", () => {

@@ -48,7 +48,11 @@ export class App {
         this.session.set(client.session.getSnapshot());
         client.session.subscribe(() => this.session.set(client.session.getSnapshot()));
       },
-      (error: unknown) => this.failure.set(error),
+      // No bridge to connect to: say what serves this page with one.
+      (error: unknown) =>
+        this.failure.set(
+          `${error}. Start this example with \`npm start -w @pi-kit/example-angular\`; open the URL it prints.`,
+        ),
     );
     inject(DestroyRef).onDestroy(() => void connecting.then((client) => client.close()));
   }

@@ -20,14 +20,16 @@ import { defaultSessionsDir } from "../security/sessions-dir.ts";
 import { createTicketVerifier, type TicketOptions } from "../security/tickets.ts";
 import { assertUsableToken } from "../security/token.ts";
 import type { ServeBridgeOptions } from "../serve-options.ts";
+import type { PiProcessSpec } from "../sessions/session-settings.ts";
 
 /** The CLI's help text. */
 export const USAGE = `Usage: npx @pi-kit/bridge [options] -- <pi command> [pi args...]
-       npx @pi-kit/bridge cluster status [--url <node url>] [--token-file <path>] [--json]
-                         List the sessions leased in a cluster (owner, fence, lease age), from
-                         any node's GET /cluster/sessions (default url http://127.0.0.1:8787)
+       npx @pi-kit/bridge [options] --scripted
 
 Options:
+  --scripted             Run real pi 1.x on the embedded scripted model of @pi-kit/testing (no
+                         API key; it echoes prompts and acts out [[directives]]) instead of a
+                         pi command; sessions go to a temp directory unless --sessions-dir
   --port <n>             Port (default 8787; 0 picks a free one)
   --host <addr>          Interface (default 127.0.0.1; anything else exposes pi to the network:
                          put a TLS terminator such as Caddy or nginx in front)
@@ -72,8 +74,7 @@ Options:
   --cluster <redis-url>  Cluster mode: bridges on one shared --sessions-dir, each session owned
                          by a lease in this Redis (single primary) instead of the directory's lock
   --node-url <url>       This node's internal URL other nodes forward to (default: its own URL)
-  --lease-ttl-ms <n>     How long a node's leases outlive its last renew (default 2000; one
-                         renew an eighth of it per node, whatever its sessions)
+  --lease-ttl-ms <n>     Session lease lifetime (default 10000; renewed every third)
   --drain-timeout-ms <n> On SIGTERM, let running turns settle this long (default 30000)
   --index-dir <dir>      This node's history index cache (default: per node, outside the sessions dir)
   --permission-mode <m>  The mode a new session starts in: ask, auto-edits or full (default full)
@@ -83,15 +84,20 @@ Options:
   --no-checkpoints       Keep no checkpoints of the workspaces (the changes API answers 404)
   --help                 Show this help
 
-The pi command must run RPC mode, e.g. -- pi --mode rpc. Clients never choose it.`;
+The pi command must run RPC mode, e.g. -- pi --mode rpc (pi then needs a model: an API key in
+its environment, or pi's own configuration). Clients never choose it.`;
 
 /** Where the token came from: only a generated one is ever printed. */
 export type TokenSource = "generated" | "flag" | "file" | "env";
 
 /** The parsed command line: what to serve, and what to warn about. */
 export interface CliArgs {
-  /** The options for `serveBridge` (without a logger). */
-  readonly serve: ServeBridgeOptions;
+  /** The options for `serveBridge` (without a logger, pi, or with `--scripted` a default `sessionsDir`). */
+  readonly serve: Omit<ServeBridgeOptions, "pi" | "sessionsDir"> & {
+    readonly sessionsDir?: string;
+  };
+  /** The pi every session runs, or `"scripted"` for `--scripted` (see `cli/scripted-pi.ts`). */
+  readonly pi: PiProcessSpec | "scripted";
   /** Where the token came from. */
   readonly tokenSource: TokenSource;
   /** Risky but valid choices, to log as warnings. */
@@ -104,7 +110,7 @@ export class UsageError extends Error {
 }
 
 /** The environment variable the token may come from. */
-export const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
+const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
 
 /** The most a TCP port can be. */
 const MAX_PORT = 65_535;
@@ -129,6 +135,7 @@ export function parseArgs(
   let checkpoints = true;
   let hostname: string | undefined;
   let behindProxy = false;
+  let scripted = false;
   let token: { value: string; source: TokenSource } | undefined;
   let sessionsDir: string | undefined;
   let workspacesDir: string | undefined;
@@ -181,6 +188,9 @@ export function parseArgs(
         break;
       case "--behind-tls-proxy":
         behindProxy = true;
+        break;
+      case "--scripted":
+        scripted = true;
         break;
       case "--token":
         setToken({ value: value(), source: "flag" });
@@ -332,8 +342,12 @@ export function parseArgs(
   if (token === undefined && fromEnv !== undefined && fromEnv !== "")
     token = { value: fromEnv, source: "env" };
   const [command, ...args] = piCommand;
-  if (command === undefined)
-    throw new UsageError("Give the pi command after --, e.g. -- pi --mode rpc");
+  if (scripted && command !== undefined)
+    throw new UsageError("--scripted runs pi on the scripted model: give no pi command after --");
+  if (!scripted && command === undefined)
+    throw new UsageError(
+      "Give the pi command after --, e.g. -- pi --mode rpc, or --scripted to try it without an API key",
+    );
   const policy = { ...(allow.length > 0 ? { allow } : {}), deny };
   const useTickets = tickets.secret !== undefined || tickets.publicKey !== undefined;
   if (!useTickets && (tickets.audience !== undefined || tickets.issuer !== undefined))
@@ -359,12 +373,15 @@ export function parseArgs(
     );
   }
   return {
+    // pi inherits the bridge's environment, but never the bridge's own token.
+    pi: command === undefined ? "scripted" : { command, args, env: { [TOKEN_ENV]: undefined } },
     serve: {
-      // pi inherits the bridge's environment, but never the bridge's own token.
-      pi: { command, args, env: { [TOKEN_ENV]: undefined } },
       ...(token === undefined ? {} : { token: token.value }),
       ...(useTickets ? { tickets } : {}),
-      sessionsDir: sessionsDir ?? defaultSessionsDir(env),
+      // The scripted pi's sessions are throwaway: its own temp directory unless one is named.
+      ...(sessionsDir === undefined && scripted
+        ? {}
+        : { sessionsDir: sessionsDir ?? defaultSessionsDir(env) }),
       ...(workspacesDir === undefined ? {} : { workspacesDir }),
       origins,
       policy,
@@ -409,7 +426,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The first line of a secret's file (`what`: "token"); warns when others may read the file. */
-export function readSecretFile(path: string, what: string, warnings: string[]): string {
+function readSecretFile(path: string, what: string, warnings: string[]): string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The package's bin. A committed file rather than dist/cli.js itself: npm links a bin only when
+// its file exists, and in a fresh clone `npm ci` links before anything is built.
+try {
+  await import("../dist/cli.js");
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("dist/cli.js"))
+    throw error;
+  console.error(
+    "pi-kit-acp: not built yet: run `npm run build -w @pi-kit/acp` (npm test builds it)",
+  );
+  process.exit(1);
+}
