@@ -286,7 +286,8 @@ export class PiChanges extends LitElement {
     if (runs.length === 0) return nothing;
     const now = Date.now();
     const lang = this.#locale.lang;
-    return html`<h3 id="runs-title" class="runs-title">${s.changesRuns}</h3>
+    // A label, not a heading: the element cannot know the heading levels of the page around it.
+    return html`<p class="runs-title" aria-hidden="true">${s.changesRuns}</p>
       <ol part="runs" class="runs" aria-label=${s.changesRunsLabel}>
         ${runs.map((checkpoint) =>
           runRow(
