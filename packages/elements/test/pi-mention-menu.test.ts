@@ -3,7 +3,10 @@ import type { FileSearch, FileSearchPage, FileSearchQuery, WorkspaceEntry } from
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
 import type { ComposerSubmitEvent } from "../src/components/chat/pi-composer.ts";
-import type { PiMentionMenu } from "../src/components/mention-menu/pi-mention-menu.ts";
+import type {
+  PiMentionMenu,
+  PiMentionSelectEvent,
+} from "../src/components/mention-menu/pi-mention-menu.ts";
 import type { PiComposer } from "../src/index.ts";
 
 const files: WorkspaceEntry[] = [
@@ -61,7 +64,7 @@ describe("<pi-mention-menu> in <pi-composer>", () => {
       "src/parser.ts",
     );
     await expect(el).to.be.accessible();
-    const chosen = oneEvent(menu, "pi-mention-select");
+    const chosen = oneEvent(menu, "pi-mention-select") as unknown as Promise<PiMentionSelectEvent>;
     // Enter chooses: it must not send the message.
     await sendKeys({ press: "Enter" });
     expect((await chosen).text).to.equal("@src/parser.ts");

@@ -177,9 +177,12 @@ export class AutoScroll implements ReactiveController {
     this.#showBelow(scroller);
   };
 
+  // Whether content (not the trailing space) goes on below the view. A turn on its way lands
+  // in view (the list renders it a frame after the chat): no button meanwhile.
   #showBelow(scroller: HTMLElement): void {
-    const below =
-      scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > NEAR_BOTTOM_PX;
+    const end = this.#space === null ? scroller.scrollHeight : this.#offsetOf(this.#space);
+    const landing = this.#mode === "turn" && this.#turn === null;
+    const below = !landing && end - scroller.scrollTop - scroller.clientHeight > NEAR_BOTTOM_PX;
     if (below === this.#below) return;
     this.#below = below;
     this.#host.requestUpdate();

@@ -26,9 +26,12 @@ export const chatStyles = css`
     font-size: 1em;
     margin: 0.5em 0 0;
   }
+  /* One line at any width (a phone's too): what does not fit scrolls sideways, never wraps. */
   .status-bar {
     display: flex;
-    flex-wrap: wrap;
+    white-space: nowrap;
+    overflow-x: auto;
+    scrollbar-width: none;
     gap: 0.3em 0.9em;
     align-items: center;
     padding: 0.35em var(--_space);
@@ -36,8 +39,17 @@ export const chatStyles = css`
     color: var(--_color-muted);
     border-bottom: 1px solid var(--_color-border);
   }
+  .status-bar > * {
+    flex: none;
+  }
   .status-bar .spacer {
     flex: 1;
+  }
+  /* On a phone the tokens and cost give way (pi-session-stats has them): the line stays whole. */
+  @media (max-width: 30rem) {
+    .status-bar .usage {
+      display: none;
+    }
   }
   .conn .dot {
     display: inline-block;
@@ -58,6 +70,8 @@ export const chatStyles = css`
     background: var(--_color-warning);
   }
   .status-bar .notify {
+    /* WCAG 2.2 target size. */
+    min-height: 24px;
     display: inline-flex;
     align-items: center;
     gap: 0.3em;

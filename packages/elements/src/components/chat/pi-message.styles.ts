@@ -43,6 +43,8 @@ export const messageStyles = css`
     border-color: transparent;
     background: none;
     padding: 0.1em 0.5em;
+    /* WCAG 2.2 target size. */
+    min-height: 24px;
   }
   .action[data-copied] > span {
     display: none;

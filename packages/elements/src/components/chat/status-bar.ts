@@ -81,10 +81,10 @@ export function statusBar(
     ${context?.percent != null ? html`<span>${format(s.context, { percent: Math.round(context.percent) })}</span>` : nothing}
     ${
       totals.input + totals.output > 0
-        ? html`<span>${format(s.tokens, { input: formatTokens(totals.input), output: formatTokens(totals.output) })}</span>`
+        ? html`<span class="usage">${format(s.tokens, { input: formatTokens(totals.input), output: formatTokens(totals.output) })}</span>`
         : nothing
     }
-    ${totals.cost > 0 ? html`<span>${format(s.cost, { currency: "$", cost: formatCost(totals.cost) })}</span>` : nothing}
+    ${totals.cost > 0 ? html`<span class="usage">${format(s.cost, { currency: "$", cost: formatCost(totals.cost) })}</span>` : nothing}
     ${actions}
   </div>`;
 }

@@ -49,6 +49,8 @@ export const treeStyles = css`
     color: inherit;
   }
   .internal-toggle {
+    /* WCAG 2.2 target size: the label is the target. */
+    min-height: 24px;
     display: inline-flex;
     align-items: center;
     gap: 0.4em;
