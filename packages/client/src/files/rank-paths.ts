@@ -15,6 +15,8 @@ export interface RankablePaths {
   readonly nameStart: readonly number[];
   /** What each path's depth and length take off its score (see {@link pathPenalty}). */
   readonly penalty: readonly number[];
+  /** Which letters and digits each lower-cased path has (see {@link charMask}). */
+  readonly masks: readonly number[];
 }
 
 /** The ranked slice `[offset, offset + limit)` and how many paths matched in all. */
@@ -33,6 +35,20 @@ export function pathPenalty(path: string): number {
   let depth = 0;
   for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) depth++;
   return Math.min(depth, 15) * 256 + Math.min(path.length, 255);
+}
+
+/**
+ * A bit for each of `a`-`z` and one for any digit that `lower` holds: a path whose mask lacks a
+ * bit of a term's cannot match it, which one integer test tells.
+ */
+export function charMask(lower: string): number {
+  let mask = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i);
+    if (code >= 97 && code <= 122) mask |= 1 << (code - 97);
+    else if (code >= 48 && code <= 57) mask |= 1 << 26;
+  }
+  return mask;
 }
 
 /** The score of `lower` (a lower-cased path whose name starts at `name`) for `term`; -1: no match. */
@@ -89,12 +105,15 @@ export function rankPaths(
   limit: number,
 ): RankedSlice {
   const terms = queryTerms(query);
+  let need = 0;
+  for (const term of terms) need |= charMask(term);
   const keep = offset + limit;
   const bestIndex: number[] = [];
   const bestScore: number[] = [];
   let total = 0;
-  const { lower, nameStart, penalty } = index;
+  const { lower, nameStart, penalty, masks } = index;
   for (let i = 0; i < lower.length; i++) {
+    if (((masks[i] as number) & need) !== need) continue;
     const path = lower[i] as string;
     let score = 0;
     for (const term of terms) {

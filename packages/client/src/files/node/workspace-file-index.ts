@@ -20,7 +20,7 @@ import {
   fileQueryProblem,
   parseFileCursor,
 } from "../file-search.ts";
-import { pathPenalty, type RankablePaths, rankPaths } from "../rank-paths.ts";
+import { charMask, pathPenalty, type RankablePaths, rankPaths } from "../rank-paths.ts";
 import type { IgnoreChain } from "./gitignore-rules.ts";
 import { readWorkspaceDirectory, type WorkspaceRoot } from "./walk-workspace.ts";
 
@@ -254,7 +254,8 @@ export class WorkspaceFileIndex implements FileSearch {
     const paths = [...this.#entries.keys()];
     const lower = paths.map((p) => p.toLowerCase());
     const nameStart = paths.map((p) => p.lastIndexOf("/") + 1);
-    this.#ranked = { paths, lower, nameStart, penalty: paths.map(pathPenalty) };
+    const penalty = paths.map(pathPenalty);
+    this.#ranked = { paths, lower, nameStart, penalty, masks: lower.map(charMask) };
     return this.#ranked;
   }
 
