@@ -367,6 +367,22 @@ describe("<pi-changes>", () => {
     );
   });
 
+  it("fits a 390 px phone: long paths and prompts wrap, nothing scrolls sideways", async () => {
+    const changes = new FakeChanges();
+    const long = "src/a-rather/deeply/nested/directory/with/a-very-long-file-name-indeed.ts";
+    changes.files = [{ ...(FILES[0] as FileChange), path: long }];
+    changes.checkpointList = [START, { ...RUN, label: "x".repeat(120) }];
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div style="width: 358px"><pi-changes .changes=${changes}></pi-changes></div>`,
+    );
+    const el = wrapper.querySelector("pi-changes") as PiChanges;
+    await waitUntil(() => el.changeSet !== undefined && !el.busy);
+    await el.updateComplete;
+    expect(el.scrollWidth).to.be.at.most(el.clientWidth);
+    const revert = button(fileRow(el, long), "revert-button").getBoundingClientRect();
+    expect(revert.right).to.be.at.most(wrapper.getBoundingClientRect().right);
+  });
+
   it("speaks Chinese", async () => {
     const el = await fixture<PiChanges>(
       html`<pi-changes lang="zh-CN" .changes=${new FakeChanges()}></pi-changes>`,
