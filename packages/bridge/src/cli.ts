@@ -6,6 +6,7 @@
  * ```sh
  * npx @pi-kit/bridge --port 8787 --origin http://localhost:5173 --deny bash -- pi --mode rpc
  * npx @pi-kit/bridge --scripted   # real pi on the scripted model of @pi-kit/testing: no API key
+ * npx @pi-kit/bridge cluster status --url http://10.0.0.11:8787   # a cluster's leased sessions
  * ```
  *
  * Prints the URL, and a generated token once, on stdout; logs go to stderr as JSON lines, never
@@ -46,6 +47,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (argv[0] === "cluster") return clusterCommand(argv.slice(1));
   let parsed: CliArgs;
   try {
     parsed = parseArgs(argv, process.env);
@@ -97,6 +99,26 @@ export async function main(argv: readonly string[]): Promise<void> {
   console.log(`pi-kit bridge listening on ${served.url}${token}${model}`);
   if (signalled) stop();
   await done;
+}
+
+/** `cluster status`: prints the cluster's leased sessions as a table (exit 1 if the node says no). */
+async function clusterCommand(argv: readonly string[]): Promise<void> {
+  if (argv[0] !== "status")
+    return fail(`unknown command: cluster ${argv[0] ?? ""} (the one there is: cluster status)`, 2);
+  const { clusterStatus, parseClusterStatusArgs } = await import("./cli/cluster-status.ts");
+  let args: ReturnType<typeof parseClusterStatusArgs>;
+  try {
+    args = parseClusterStatusArgs(argv.slice(1), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return fail(error.message, 2);
+  }
+  for (const warning of args.warnings) console.error(`pi-kit-bridge: ${warning}`);
+  try {
+    console.log(await clusterStatus(args));
+  } catch (error) {
+    return fail((error as Error).message, 1);
+  }
 }
 
 if ((import.meta as { main?: boolean }).main ?? isEntry()) await main(process.argv.slice(2));

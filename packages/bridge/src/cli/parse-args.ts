@@ -25,6 +25,9 @@ import type { PiProcessSpec } from "../sessions/session-settings.ts";
 /** The CLI's help text. */
 export const USAGE = `Usage: npx @pi-kit/bridge [options] -- <pi command> [pi args...]
        npx @pi-kit/bridge [options] --scripted
+       npx @pi-kit/bridge cluster status [--url <node url>] [--token-file <path>] [--json]
+                         List the sessions leased in a cluster (owner, fence, lease age), from
+                         any node's GET /cluster/sessions (default url http://127.0.0.1:8787)
 
 Options:
   --scripted             Run real pi 1.x on the embedded scripted model of @pi-kit/testing (no
@@ -74,7 +77,8 @@ Options:
   --cluster <redis-url>  Cluster mode: bridges on one shared --sessions-dir, each session owned
                          by a lease in this Redis (single primary) instead of the directory's lock
   --node-url <url>       This node's internal URL other nodes forward to (default: its own URL)
-  --lease-ttl-ms <n>     Session lease lifetime (default 10000; renewed every third)
+  --lease-ttl-ms <n>     How long a node's leases outlive its last renew (default 2000; one
+                         renew an eighth of it per node, whatever its sessions)
   --drain-timeout-ms <n> On SIGTERM, let running turns settle this long (default 30000)
   --index-dir <dir>      This node's history index cache (default: per node, outside the sessions dir)
   --permission-mode <m>  The mode a new session starts in: ask, auto-edits or full (default full)
@@ -110,7 +114,7 @@ export class UsageError extends Error {
 }
 
 /** The environment variable the token may come from. */
-const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
+export const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
 
 /** The most a TCP port can be. */
 const MAX_PORT = 65_535;
@@ -426,7 +430,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The first line of a secret's file (`what`: "token"); warns when others may read the file. */
-function readSecretFile(path: string, what: string, warnings: string[]): string {
+export function readSecretFile(path: string, what: string, warnings: string[]): string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
