@@ -69,3 +69,30 @@ for (const [size, viewport, scheme] of [
     await page.close();
   });
 }
+
+test("a tab that watches sees the changes but cannot revert or undo, and says why", async () => {
+  const session = "changes-watched";
+  const desk = await h.newPage({ session });
+  await connected(desk);
+  await desk.getByRole("button", { name: /Write a file/ }).click();
+  await chat(desk).getByText("Tool write returned: Successfully wrote").waitFor();
+  const phone = await h.newPage({ session, viewport: VIEWPORTS.phone });
+  await chat(phone).locator("[part=watch-bar]").waitFor();
+  await phone.locator("demo-app .changes-count").getByText("1 file changed").click();
+  const panel = phone.locator("pi-changes");
+  await panel
+    .getByText("Only the tab in control can revert files or undo turns; this one is watching.")
+    .waitFor();
+  const row = panel.locator("[part~=file]", { hasText: "notes.md" });
+  assert.equal(await row.getByRole("button", { name: "Revert file notes.md" }).isDisabled(), true);
+  assert.equal(await panel.getByRole("button", { name: /^Undo this turn/ }).isDisabled(), true);
+  // The desk, in control, undoes it; the file is gone on disk.
+  await desk.locator("demo-app .changes-count").click();
+  const deskPanel = desk.locator("pi-changes");
+  await deskPanel.getByRole("button", { name: /^Undo this turn/ }).click();
+  await deskPanel.getByRole("button", { name: "Undo this turn", exact: true }).click();
+  await deskPanel.getByText("No files have changed since the session started.").waitFor();
+  assert.equal(existsSync(join(h.demo.stateDir, "workspace", "notes.md")), false);
+  await phone.close();
+  await desk.close();
+});
