@@ -12,6 +12,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { BridgeWorkspaceChanges } from "@pi-kit/client";
 import { BridgeError, createBridge, generateToken } from "../src/index.ts";
 import { userOwner } from "../src/sessions/owner.ts";
 import { bash, connect, run, startBridge } from "./helpers.ts";
@@ -56,6 +57,17 @@ test("sandbox: pi answers and edits its workspace, and cannot read homes or othe
     assert.equal(readFileSync(join(bridge.pi.workspace, "note.txt"), "utf8"), "second line");
     assert.match(await bash(client, "echo made > made.txt && cat made.txt"), /made/);
     assert.equal(readFileSync(join(bridge.pi.workspace, "made.txt"), "utf8"), "made\n");
+    // The bridge's checkpoints, taken outside the sandbox, saw both; pi cannot see where they are.
+    const changes = new BridgeWorkspaceChanges({
+      baseUrl: bridge.url,
+      session: "work",
+      token: bridge.token,
+    });
+    assert.deepEqual(
+      (await changes.changes()).changes.map((c) => `${c.status} ${c.path}`),
+      ["added made.txt", "added note.txt"],
+    );
+    assert.equal(await bash(client, `ls -A ${bridge.sessionsDir}`), "work\n");
 
     // Homes: the host user's and the one pi was given are empty private directories.
     const homes = await bash(
