@@ -59,7 +59,10 @@ test("a resumed session keeps its session start; a fenced owner writes no checkp
     mkdirSync(workspace);
     writeFileSync(join(workspace, "a.txt"), "one\n");
     const first = new SessionCheckpoints(Checkpoints.open({ workspace, dir }));
-    await first.sessionStart();
+    const starting = first.sessionStart();
+    // Asked while the session start is being taken: the answer waits for it.
+    assert.deepEqual((await first.changes()).changes, []);
+    await starting;
     writeFileSync(join(workspace, "a.txt"), "two\n");
     await first.beforeRun("Change a");
 

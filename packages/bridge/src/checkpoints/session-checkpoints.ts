@@ -21,6 +21,8 @@ export class SessionCheckpoints {
   /** The shadow repository, once open (a rejection: it could not be opened). */
   readonly #checkpoints: Promise<Checkpoints>;
   #fenced = false;
+  /** The session-start checkpoint being taken: reads wait for it, so none finds the list empty. */
+  #starting: Promise<unknown> = Promise.resolve();
 
   constructor(checkpoints: Promise<Checkpoints>) {
     this.#checkpoints = checkpoints;
@@ -32,10 +34,14 @@ export class SessionCheckpoints {
   }
 
   /** Takes the session-start checkpoint, unless the session has checkpoints already (a resume). */
-  async sessionStart(): Promise<void> {
-    const checkpoints = await this.#checkpoints;
-    if ((await checkpoints.list()).length > 0) return;
-    await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
+  sessionStart(): Promise<void> {
+    const started = (async () => {
+      const checkpoints = await this.#checkpoints;
+      if ((await checkpoints.list()).length > 0) return;
+      await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
+    })();
+    this.#starting = started.catch(() => undefined);
+    return started;
   }
 
   /** Takes a run's checkpoint, labelled with the first line of its prompt. */
@@ -45,6 +51,7 @@ export class SessionCheckpoints {
 
   /** The checkpoints, oldest first. */
   async list(): Promise<CheckpointSummary[]> {
+    await this.#starting;
     return (await this.#checkpoints).list();
   }
 
@@ -94,7 +101,7 @@ export class SessionCheckpoints {
   async #since(id: string | undefined): Promise<string> {
     if (id !== undefined && !CHECKPOINT_ID.test(id))
       throw new BridgeError(BridgeErrorCode.InvalidRequest, "A checkpoint id is 40 hex digits");
-    const list = await (await this.#checkpoints).list();
+    const list = await this.list();
     const found = id === undefined ? list[0] : list.find((c) => c.id === id);
     if (found === undefined)
       throw new BridgeError(
