@@ -4,13 +4,18 @@
  * has the prompt; a scripted suite (write, edit, shell-created, shell-deleted, rename, binary,
  * nested dirs, a gitignored file) listed exactly as `git diff` of an independent copy of the start
  * state sees it, diff for diff; a watcher cannot revert or restore, the controller can, and
- * reverting and restoring give byte-identical files and trees; nothing is undone during a run.
+ * reverting and restoring give byte-identical files and trees; nothing is undone during a run;
+ * deleting the session deletes its checkpoints.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { BridgeWorkspaceChanges, type SessionHistoryError } from "@pi-kit/client";
+import {
+  BridgeSessionHistory,
+  BridgeWorkspaceChanges,
+  type SessionHistoryError,
+} from "@pi-kit/client";
 import { git, gitChanges, mirrorInto, tree } from "../../../test-support/git-tree.ts";
 import { connect, type Rec, run, startBridge, type TestClient } from "./helpers.ts";
 
@@ -178,6 +183,12 @@ test("changes API: checkpoints before each run, the suite as git sees it, undo b
     assert.deepEqual(tree(join(ws, ".git")), userGit, "the user's .git is untouched");
     await watcher.close();
     await controller.close();
+
+    // A deleted session's checkpoints go with it.
+    const shadow = join(bridge.sessionsDir, ".checkpoints", "work");
+    assert.ok(existsSync(shadow));
+    await new BridgeSessionHistory({ baseUrl: bridge.url, token: bridge.token }).delete("work");
+    assert.ok(!existsSync(shadow));
   } finally {
     await bridge.dispose();
   }
