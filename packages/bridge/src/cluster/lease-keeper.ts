@@ -65,6 +65,8 @@ export class LeaseKeeper {
     this.#store = store;
     this.#options = options;
     this.#now = options.now ?? (() => performance.now());
+    // A node just started has half a TTL to begin its life before it counts as unreachable.
+    this.#confirmedAt = this.#now();
     this.#marginMs = options.marginMs ?? store.ttlMs / 10;
     this.#interval = setInterval(() => this.#tick(), options.renewEveryMs ?? store.ttlMs / 8);
   }

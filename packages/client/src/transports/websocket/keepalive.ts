@@ -46,11 +46,15 @@ export class KeepaliveWatch {
 
   #arm(delayMs: number): void {
     this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      const windowMs = this.#windowMs as number;
-      const silentMs = performance.now() - this.#lastHeard;
-      if (silentMs >= windowMs) this.#onSilent(silentMs);
-      else this.#arm(windowMs - silentMs);
+      // One more turn of the event loop first: after a stall of this thread (a loaded machine,
+      // a long task) the timer runs before the records that arrived meanwhile are read.
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        const windowMs = this.#windowMs as number;
+        const silentMs = performance.now() - this.#lastHeard;
+        if (silentMs >= windowMs) this.#onSilent(silentMs);
+        else this.#arm(windowMs - silentMs);
+      }, 0);
     }, delayMs);
   }
 }
