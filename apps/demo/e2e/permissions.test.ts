@@ -44,7 +44,9 @@ for (const [size, viewport, scheme] of [
     assert.equal(await question(page).count(), 0, "a write in the workspace did not ask");
 
     await send(page, "[[bash cat notes.txt]]");
-    await question(page).getByText("cat notes.txt").first().waitFor();
+    // The card shows the command once (its body); the question asks in a line.
+    await question(page).getByText("Run this command?", { exact: true }).waitFor();
+    await chat(page).getByText("$ cat notes.txt").waitFor();
     await h.screenshot(`permission-auto-edits-${size}-${scheme}`, page);
     await page.getByRole("option", { name: "Allow once" }).click();
     await chat(page).getByText("Tool bash returned: hello").waitFor();
@@ -52,7 +54,7 @@ for (const [size, viewport, scheme] of [
     await picker(page).selectOption("ask");
     await chat(page).locator("[part~=status-bar]").getByText("ask", { exact: true }).waitFor();
     await send(page, "[[edit notes.txt hello => bye]]");
-    await question(page).getByText("+ bye").first().waitFor();
+    await question(page).getByText("Edit notes.txt?", { exact: true }).waitFor();
     await h.screenshot(`permission-ask-${size}-${scheme}`, page);
     await page.getByRole("option", { name: "Deny" }).click();
     await chat(page)

@@ -241,6 +241,10 @@ export const shellStyles = css`
     flex: 1;
     min-height: 0;
   }
+  /* The model picker names the model: the status line does not say it again. */
+  pi-chat::part(model) {
+    display: none;
+  }
 
   /* Problems and notices above the chat. */
   .banner {
@@ -374,6 +378,8 @@ export const shellStyles = css`
     display: flex;
     align-items: center;
     gap: 0.5rem;
+    /* WCAG 2.2 target size: the label is the target. */
+    min-height: 24px;
     cursor: pointer;
     font-size: 0.9em;
   }

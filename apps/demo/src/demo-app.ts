@@ -510,7 +510,7 @@ export class DemoApp extends LitElement {
             <h1 class="chat-title">${this.#title() ?? html`<span class="sr-only">${t.opening}</span>`}</h1>${this.#changes.badge(t, () => this.#setPreferences({ panel: true }))}
             <div class="pickers">
               <pi-model-picker hide-label lang=${lang}></pi-model-picker>
-              <pi-thinking-picker hide-label lang=${lang}></pi-thinking-picker>
+              <pi-thinking-picker lang=${lang}></pi-thinking-picker>
               <pi-permission-picker hide-label lang=${lang}></pi-permission-picker>
             </div>
             <div class="actions">
