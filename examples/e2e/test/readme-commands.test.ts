@@ -2,13 +2,15 @@
  * Every shell block in every README says whether it runs here: `<!-- readme-commands: run -->`
  * before the block, or `<!-- readme-commands: not run (why) -->`. Each command of a marked block
  * runs as written from the repository root (a fresh clone in CI: `.ci/run` is `npm ci` then
- * `npm test`), with `--port 8787` made `--port 0` and `PORT=0` so it never meets another server.
+ * `npm test`), with `--port 8787` made `--port 0` and `PORT=0` so it never meets another server,
+ * and `XDG_STATE_HOME` a temp dir so a bridge's default sessions directory is not the tester's.
  * A server must start and answer: a bridge is asked for a prompt (on the scripted model) or its
  * session list; an example's printed URL is opened in Chromium and a prompt answered there.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -76,10 +78,10 @@ interface Started {
   readonly exited: Promise<number | null>;
 }
 
-function start(command: string): Started {
+function start(command: string, state: string): Started {
   const child = spawn("sh", ["-c", command.replace(/--port 8787\b/, "--port 0")], {
     cwd: root,
-    env: { ...process.env, PORT: "0" },
+    env: { ...process.env, PORT: "0", XDG_STATE_HOME: state },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -127,7 +129,8 @@ after(async () => {
 
 for (const command of commands)
   test(`README command runs as written: ${command}`, { timeout: 240_000 }, async () => {
-    const started = start(command);
+    const state = mkdtempSync(join(tmpdir(), "pi-kit-readme-state-"));
+    const started = start(command, state);
     try {
       const ready = await waitFor(started, /(listening on|^Open) (http:\/\/\S+)/m);
       const url = ready[2] as string;
@@ -168,5 +171,6 @@ for (const command of commands)
       }
     } finally {
       await stop(started);
+      rmSync(state, { recursive: true, force: true });
     }
   });
