@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import type { PiChat } from "@pi-kit/elements";
 import type { Page } from "playwright-core";
 import { chat, connected, type Harness, say, startHarness, VIEWPORTS } from "./harness.ts";
 
@@ -123,6 +124,62 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const smallInPanel = (await controls(page)).filter((c) => c.height < 24);
       assert.deepEqual(smallInPanel, [], "controls under 24 px tall with the panel open");
       await h.screenshot(`panel-${size}-${colorScheme}`, page);
+      await page.close();
+    });
+  }
+}
+
+for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    test(`${viewport.width} px ${colorScheme}: a prompt lands near the top, and a stream moves nothing while the reader has scrolled up`, async () => {
+      const page = await h.newPage({
+        viewport,
+        colorScheme,
+        session: `reading-${size}-${colorScheme}`,
+      });
+      await connected(page);
+      for (let i = 0; i < 4; i++) await say(page, `earlier question ${i} `.repeat(12).trim());
+      const composer = page.locator("pi-chat textarea");
+      await composer.fill("Write a long story slowly");
+      await composer.press("Enter");
+      const turn = chat(page).locator("pi-message[role-name=user]").last();
+      await turn.getByText("Write a long story slowly").waitFor();
+      const log = chat(page).locator("[role=log]");
+      // It lands in the top fifth of the transcript, the answer streaming below it.
+      await chat(page).locator("pi-message[streaming]").first().waitFor();
+      const where = async (): Promise<number> => {
+        const [a, b] = [await turn.boundingBox(), await log.boundingBox()];
+        assert.ok(a && b);
+        return (a.y - b.y) / b.height;
+      };
+      assert.ok(
+        (await where()) < 0.2,
+        `the new turn is at ${(await where()).toFixed(2)} of the view`,
+      );
+      await h.screenshot(`reading-turn-${size}-${colorScheme}`, page);
+      // The reader scrolls up to an earlier answer; the stream goes on below without moving it.
+      await log.hover();
+      const top = await log.evaluate((el) => el.scrollTop);
+      await page.mouse.wheel(0, -300);
+      const scroller = await log.elementHandle();
+      await page.waitForFunction(
+        ([el, from]) => (el as HTMLElement).scrollTop <= Math.max(0, from - 299),
+        [scroller, top] as const,
+      );
+      const anchor = turn;
+      const before = (await anchor.boundingBox())?.y;
+      const element = await chat(page).elementHandle();
+      const streamed = (): Promise<number> =>
+        chat(page).evaluate(
+          (c) => JSON.stringify((c as PiChat).snapshot?.streamingMessage?.content ?? "").length,
+        );
+      await page.waitForFunction(
+        ([c, n]) =>
+          JSON.stringify((c as PiChat).snapshot?.streamingMessage?.content ?? "").length > n,
+        [element, (await streamed()) + 80] as const,
+      );
+      assert.equal((await anchor.boundingBox())?.y, before, "what the reader looks at moved");
+      await h.screenshot(`reading-scrolled-up-${size}-${colorScheme}`, page);
       await page.close();
     });
   }
