@@ -38,6 +38,7 @@ export class AutoScroll implements ReactiveController {
   #previous: HTMLElement | null = null;
   #turn: HTMLElement | null = null;
   #below = false;
+  #elastic = false;
   #count = 0;
   #seen = 0;
 
@@ -133,7 +134,16 @@ export class AutoScroll implements ReactiveController {
     const padding = Number.parseFloat(getComputedStyle(scroller).paddingBottom) || 0;
     let needed = Math.max(0, Math.ceil(target + scroller.clientHeight + SLACK_PX - padding - end));
     if (this.#mode === "bottom") needed = Math.min(needed, spaceHeight);
-    if (needed !== spaceHeight) space.style.height = `${needed}px`;
+    if (needed !== spaceHeight && !this.#elastic) {
+      const height = scroller.clientHeight;
+      space.style.height = `${needed}px`;
+      // A transcript whose height follows its content (no height set on the chat) would grow
+      // with the space, again and again: it gets none.
+      if (scroller.clientHeight !== height) {
+        space.style.height = "0px";
+        this.#elastic = true;
+      }
+    }
     if (this.#mode === "bottom") scroller.scrollTop = scroller.scrollHeight;
     else if (place) scroller.scrollTop = target;
     this.#lastTop = scroller.scrollTop;
@@ -185,7 +195,9 @@ export class AutoScroll implements ReactiveController {
     const below = !landing && end - scroller.scrollTop - scroller.clientHeight > NEAR_BOTTOM_PX;
     if (below === this.#below) return;
     this.#below = below;
-    this.#host.requestUpdate();
+    // Not from inside a ResizeObserver callback: a render there that resizes the transcript
+    // (a toast, the button) is a "ResizeObserver loop" error.
+    requestAnimationFrame(() => this.#host.requestUpdate());
   }
 
   #set(mode: Mode): void {
