@@ -91,12 +91,14 @@ async function redisOpsPerSecond(redisUrl: string, sessions: number, windowMs: n
   await stats.connect();
   const commandsProcessed = async () =>
     Number(/total_commands_processed:(\d+)/.exec(await stats.info("stats"))?.[1]);
-  const keeper = new LeaseKeeper(store, { node: `bench-${sessions}`, onLost: () => {} });
+  const keeper = new LeaseKeeper(store, { onLost: () => {} });
   try {
     for (let i = 0; i < sessions; i++) {
       const key = `ops-${sessions}-${i}`;
-      const result = await store.acquire(key, `bench-${sessions}`, await keeper.life(), "http://x");
-      if (!result.acquired || !keeper.keep(key, result.lease)) throw new Error("lease held");
+      const sentAt = keeper.now();
+      const result = await store.acquire(key, "bench-node", "http://x");
+      if (!result.acquired) throw new Error("lease held");
+      keeper.keep(key, result.lease, sentAt);
     }
     const before = await commandsProcessed();
     const start = performance.now();

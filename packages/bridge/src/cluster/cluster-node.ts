@@ -163,7 +163,6 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
   const store = options.store ?? (opened as NonNullable<typeof opened>).store;
   let ownership: LeaseOwnership | undefined;
   const keeper = new LeaseKeeper(store, {
-    node: id,
     onLost: (key, reason) => {
       const sessionKey = key as SessionKey;
       ownership?.lost(sessionKey);

@@ -9,11 +9,8 @@
 export const REDIS_URL_FORM = "redis://[user:password@]host[:port][/db] (rediss:// for TLS)";
 /** The shortest lease TTL: under it a renew round trip on a busy node would eat the whole lease. */
 export const MIN_LEASE_TTL_MS = 300;
-/**
- * The lease TTL when none is given: how long a node's life outlasts its last renew. A killed
- * node's sessions wait for it; the node renews it every eighth of it (one command per node).
- */
-export const DEFAULT_LEASE_TTL_MS = 2_000;
+/** The lease TTL when none is given. */
+export const DEFAULT_LEASE_TTL_MS = 10_000;
 
 /** What `text` should have been as a Redis URL, or `undefined` when it is one. */
 export function redisUrlProblem(text: string): string | undefined {

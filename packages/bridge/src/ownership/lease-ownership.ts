@@ -49,7 +49,7 @@ export class LeaseOwnership implements SessionOwnership {
 
   /** Whether this bridge holds session `key`'s lease now. */
   holds(key: SessionKey): boolean {
-    return this.#options.keeper.holds(key);
+    return this.#options.keeper.leases.has(key);
   }
 
   async claim(key: SessionKey): Promise<void> {
@@ -60,29 +60,29 @@ export class LeaseOwnership implements SessionOwnership {
     if (this.#options.connected !== undefined)
       await settledWithin(this.#options.connected, store.ttlMs / 3);
     // Twice: a holder that expires between the attempt and its read leaves the key free.
-    // Twice as well: this node's life may end under the attempt (it starts a new one).
     for (let attempt = 0; attempt < 2; attempt++) {
-      const unreachable = (cause: unknown) => {
+      const sentAt = keeper.now();
+      const result = await store.acquire(key, node, url).catch((cause: unknown) => {
         throw new ClusterRefusalError(
           "lease_store_unreachable",
           "The lease store did not answer; retry",
           { cause },
         );
-      };
-      const life = await keeper.life().catch(unreachable);
-      const result = await store.acquire(key, node, life, url).catch(unreachable);
+      });
       if (!result.acquired) {
-        if (result.lifeOver) {
-          keeper.ended(life);
-          continue;
-        }
         const holder = result.holder;
         if (holder === undefined) continue;
         this.#noteRefusal(key);
+        if (holder.node === node) {
+          // This node's own lease, no longer kept: it fenced the session and the lease runs out.
+          throw new ClusterRefusalError(
+            "lease_store_unreachable",
+            `Session ${key} was fenced here; retry once its lease ran out`,
+          );
+        }
         throw new SessionOwnedElsewhereError(key, holder.node, holder.url, holder.expiresAt);
       }
-      // Its life ended under the acquire: the lease died with it; take it again under the next.
-      if (!keeper.keep(key, result.lease)) continue;
+      keeper.keep(key, result.lease, sentAt);
       const how: LeaseAcquisition =
         result.previous === undefined ? "free" : result.previous.released ? "released" : "takeover";
       let file = this.#absolute(result.lease.file);
