@@ -90,8 +90,8 @@ export const chatStyles = css`
   .log {
     height: 100%;
     overflow-y: auto;
-    /* The space a new turn lands with may bring the scrollbar: it must not narrow the column. */
-    scrollbar-gutter: stable;
+    /* The space a new turn lands with may bring the scrollbar: it must not shift the column. */
+    scrollbar-gutter: stable both-edges;
     overscroll-behavior: contain;
     padding: var(--_space);
   }
