@@ -171,11 +171,10 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const element = await chat(page).elementHandle();
       const streamed = (): Promise<number> =>
         chat(page).evaluate(
-          (c) => JSON.stringify((c as PiChat).snapshot?.streamingMessage?.content ?? "").length,
+          (c) => JSON.stringify((c as PiChat).snapshot?.streamingMessage ?? "").length,
         );
       await page.waitForFunction(
-        ([c, n]) =>
-          JSON.stringify((c as PiChat).snapshot?.streamingMessage?.content ?? "").length > n,
+        ([c, n]) => JSON.stringify((c as PiChat).snapshot?.streamingMessage ?? "").length > n,
         [element, (await streamed()) + 80] as const,
       );
       assert.equal((await anchor.boundingBox())?.y, before, "what the reader looks at moved");
