@@ -7,13 +7,13 @@
 // The refusal codes are the bridge protocol's; code that runs a bridge branches on them here.
 export { TicketRefusal } from "@pi-kit/protocol/bridge";
 export { type Bridge, createBridge } from "./bridge.ts";
-export type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
 export {
   type BridgeLimits,
   type BridgeOptions,
   type ClusterOptions,
   DEFAULT_LIMITS,
 } from "./bridge-options.ts";
+export type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
 export { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "./errors.ts";
 export {
   BridgeHistory,

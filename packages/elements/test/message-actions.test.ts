@@ -257,7 +257,9 @@ describe("resending from a message (fork, then prompt)", () => {
     retry.click();
     await last.updateComplete;
     // Try again asks first; going ahead forks and sends.
-    (last.shadowRoot?.querySelector("[part=confirm-button]") as HTMLButtonElement).click();
+    (last.shadowRoot as ShadowRoot)
+      .querySelector<HTMLButtonElement>("[part=confirm-button]")
+      ?.click();
     for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(calls).to.deep.equal([
       ["fork", "u1"],
