@@ -119,9 +119,20 @@ export class PiSessionTree extends LitElement {
   declare confirming: ForkPlan | undefined;
   declare note: string | undefined;
 
+  readonly #refreshOnChanges = refreshOnChanges(() => void this.refresh());
   readonly #connection = new ConnectionController(this, {
-    changed: refreshOnChanges(() => void this.refresh()),
+    changed: (next, previous) => {
+      this.#offMoved?.();
+      // Registered before the refresh's own listener, so the flag is up when the tree comes.
+      this.#offMoved = next?.client?.on("session_changed", ({ reason }) => {
+        if (reason !== "reconnect") this.#moved = true;
+      });
+      this.#refreshOnChanges(next, previous);
+    },
   });
+  #offMoved: (() => void) | undefined;
+  /** pi moved to another session file (a fork, another version): the highlight follows it. */
+  #moved = false;
   /** Collapsed rows and the active row, by entry id so they survive a reload. */
   readonly #collapsed = new Set<string>();
   #activeId: string | undefined;
@@ -201,6 +212,12 @@ export class PiSessionTree extends LitElement {
       this.#currentId = leaf != null && this.#standIns.has(leaf) ? this.#standIns.get(leaf) : leaf;
       const ids = new Set(this.#rows.map((r) => r.node.entry.id));
       for (const id of this.#collapsed) if (!ids.has(id)) this.#collapsed.delete(id);
+      // Another file's tree shares entry ids with this one (a fork copies them): the highlight
+      // goes to where that file's conversation is, not to the same entry.
+      if (changed.has("tree") && this.#moved) {
+        this.#moved = false;
+        this.#activeId = undefined;
+      }
       if (this.#activeId === undefined || !ids.has(this.#activeId)) {
         this.#activeId = this.#currentId ?? this.#rows[this.#rows.length - 1]?.node.entry.id;
         this.#scrollPending = true;
