@@ -12,9 +12,13 @@ const manifestPath = createRequire(import.meta.url).resolve(
 );
 const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
 
+/** Elements `@pi-kit/elements` does not export as classes: they load from an entry of their own
+ * (`<pi-changes>`) or an element loads them itself (the composer's `@` menu). */
+const NOT_IN_MAIN_ENTRY = new Set(["pi-changes", "pi-mention-menu"]);
+
 const elements = manifest.modules
   .flatMap((mod) => mod.declarations ?? [])
-  .filter((decl) => decl.customElement && decl.tagName)
+  .filter((decl) => decl.customElement && decl.tagName && !NOT_IN_MAIN_ENTRY.has(decl.tagName))
   .sort((a, b) => (a.tagName < b.tagName ? -1 : 1));
 
 const pascal = (name) => name.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase());

@@ -59,9 +59,10 @@ export function diffTable(
   const added = rows.filter((r) => r.kind === "add").length;
   const removed = rows.filter((r) => r.kind === "del").length;
   const { shown, toggle } = clipRows(rows, clip);
+  // The rows scroll past 30em: a keyboard user must be able to reach and scroll them.
   return html`<div class="section diff" part="diff">
     ${counts ? html`<div class="label"><span class="added">+${added}</span> <span class="removed">−${removed}</span></div>` : nothing}
-    <div class="rows" role="table" aria-label=${label}>${shown.map(
+    <div class="rows" role="table" aria-label=${label} tabindex="0">${shown.map(
       (r) =>
         html`<div class="row ${r.kind}" role="row"><span class="num" role="cell">${r.old ?? ""}</span><span class="num" role="cell">${r.new ?? ""}</span><span class="sign" role="cell" aria-hidden="true">${SIGN[r.kind]}</span><span class="text" role="cell">${r.text}</span></div>`,
     )}</div>
