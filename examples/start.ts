@@ -29,6 +29,7 @@ const build = spawnSync(
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const root = layOutSite([name]);
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: this script runs by itself (npm start -w), never as a turbo task
 const port = Number(process.env.PORT ?? 8787);
 const log = terminalLog(process.argv.includes("--verbose"));
 const demo = await startDemoServer({ port, staticRoot: root, logger: log.logger }).catch(

@@ -14,6 +14,22 @@ const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" }
 const steps = [
   { name: "lint and format (Biome)", cmd: ["npx", "biome", "ci", "."] },
   {
+    name: "npm ci quiet on Node 20: no EBADENGINE (scripts/check-engines.mjs)",
+    cmd: ["node", "scripts/check-engines.mjs"],
+  },
+  {
+    // The same installs happen on first use; done here, no test's time limit includes them.
+    name: "tools that need Node 22, installed apart (scripts/install-apart.mjs)",
+    cmd: [
+      "node",
+      "scripts/install-apart.mjs",
+      "packages/testing/pi-releases/pi-1",
+      "packages/testing/pi-releases/pi-1.0",
+      "packages/testing/pi-releases/pi-0.87",
+      "apps/docs/site-deps:apps/docs/node_modules",
+    ],
+  },
+  {
     name: "build and typecheck (turbo)",
     cmd: ["npx", "turbo", "run", "build", "typecheck", "--output-logs=errors-only"],
   },

@@ -41,10 +41,17 @@ export const git = (cwd: string, ...args: string[]): string =>
     env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
   });
 
-/** The changes as `git diff --cached -M` of a plain repository sees them. */
-export function gitChanges(repo: string): FileChange[] {
-  const numstat = git(repo, "diff", "--cached", "-M", "--numstat", "HEAD").trim().split("\n");
-  const statuses = git(repo, "diff", "--cached", "-M", "--name-status", "HEAD").trim().split("\n");
+/**
+ * The changes as `git diff --cached -M` of a plain repository sees them, run in `repo` (a
+ * subdirectory of one with `--relative` among `extra`: its changes, relative to it).
+ */
+export function gitChanges(repo: string, extra: readonly string[] = []): FileChange[] {
+  const diff = (...args: string[]) =>
+    git(repo, "diff", "--cached", "-M", ...extra, ...args, "HEAD")
+      .trim()
+      .split("\n");
+  const numstat = diff("--numstat");
+  const statuses = diff("--name-status");
   return statuses
     .filter((line) => line !== "")
     .map((line, i) => {

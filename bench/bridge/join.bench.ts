@@ -12,8 +12,8 @@ import { serveBridge } from "@pi-kit/bridge/node";
 import { PiClient } from "@pi-kit/client";
 import { createNodeWebSocketTransport } from "@pi-kit/client/ws-node";
 import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
+import { openPage } from "../../test-support/browser-page.ts";
 import { median } from "../client/timing.ts";
-import { openPage } from "../elements/browser.ts";
 import { quick, report } from "../lib/measure.ts";
 
 const ROUNDS = quick ? 3 : 11;

@@ -14,8 +14,8 @@ import { serveBridge } from "@pi-kit/bridge/node";
 import { piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 import { withoutModelChoice } from "../../packages/bridge/src/sessions/pi-args.ts";
 import { writePiSession } from "../../packages/bridge/test/pi-session-files.ts";
+import { openPage } from "../../test-support/browser-page.ts";
 import { compareMsAsync } from "../client/timing.ts";
-import { openPage } from "../elements/browser.ts";
 import { quick, report } from "../lib/measure.ts";
 
 const MESSAGES = 2000;

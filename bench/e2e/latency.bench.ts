@@ -20,8 +20,8 @@ import { join } from "node:path";
 import process from "node:process";
 import { silentLogger } from "@pi-kit/bridge";
 import { serveBridge } from "@pi-kit/bridge/node";
+import { openPage } from "../../test-support/browser-page.ts";
 import { percentile } from "../bridge/timing.ts";
-import { openPage } from "../elements/browser.ts";
 import { quick, report } from "../lib/measure.ts";
 import { servePassThrough } from "./passthrough.ts";
 

@@ -26,7 +26,10 @@ export async function servePassThrough(pi: ChildProcessOptions): Promise<PassThr
   });
   const children = new Set<{ close(): Promise<unknown> }>();
   server.on("connection", (socket, request) => {
-    const name = decodeURIComponent((request.url ?? "/").slice(1));
+    // The path names pi; the query (the transport's viewer key) is the bridge's business.
+    const name = decodeURIComponent(
+      new URL(request.url ?? "/", "ws://localhost").pathname.slice(1),
+    );
     const started = spawnNode({ ...pi, env: { ...pi.env, E2E_NAME: name } }).then((child) => {
       children.add(child);
       return { child, writer: child.writable.getWriter() };
@@ -52,6 +55,8 @@ export async function servePassThrough(pi: ChildProcessOptions): Promise<PassThr
     url: `ws://127.0.0.1:${port}`,
     close: async () => {
       await Promise.all([...children].map((c) => c.close()));
+      // ws closes its server only once every socket is gone.
+      for (const socket of server.clients) socket.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,34 +1,10 @@
 /**
- * The page measured by bundle.bench.ts, as the issue states it: <pi-chat> (with the elements it
- * renders: message list, messages, tool calls, markdown, composer, slash menu, toasts) and
- * <pi-dialog> registered, a WebSocket client, Lit. Elements the page does not use (pickers, session tree...) are
- * not imported; `bundle-page-all.ts` measures everything `@pi-kit/elements/define` registers.
+ * The page measured by bundle.bench.ts, as the issue states it: the chat page's elements
+ * (chat-page-elements.ts), a WebSocket client, Lit; `bundle-page-all.ts` measures everything
+ * `@pi-kit/elements/define` registers.
  */
 import { createWebSocketTransport, PiClient } from "@pi-kit/client";
-import {
-  PiChat,
-  PiComposer,
-  PiDialog,
-  PiMarkdown,
-  PiMessage,
-  PiMessageList,
-  PiSlashMenu,
-  PiToasts,
-  PiToolCall,
-} from "@pi-kit/elements";
-
-const elements = {
-  "pi-markdown": PiMarkdown,
-  "pi-tool-call": PiToolCall,
-  "pi-message": PiMessage,
-  "pi-message-list": PiMessageList,
-  "pi-composer": PiComposer,
-  "pi-chat": PiChat,
-  "pi-dialog": PiDialog,
-  "pi-toasts": PiToasts,
-  "pi-slash-menu": PiSlashMenu,
-};
-for (const [tag, element] of Object.entries(elements)) customElements.define(tag, element);
+import "./chat-page-elements.ts";
 
 const chat = document.createElement("pi-chat");
 document.body.append(chat);

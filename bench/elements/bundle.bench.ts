@@ -10,10 +10,13 @@ import { CHAT_PAGE_BUDGET_KIB, measureBundle } from "./bundle-size.ts";
 const page = await measureBundle("./bundle-page.ts");
 const all = await measureBundle("./bundle-page-all.ts");
 console.log(
-  `lazy: +${page.parser.toFixed(1)} KiB gzipped for the markdown parser (fetched while the client connects; initial + parser = ${(page.initial + page.parser).toFixed(1)} KiB), +${(page.lazy - page.parser).toFixed(1)} KiB loaded when needed (highlighter and its grammars, diff, ANSI, completion of streamed markdown)`,
+  `lazy: +${page.parser.toFixed(1)} KiB gzipped for the markdown parser (fetched while the client connects; initial + parser = ${(page.initial + page.parser).toFixed(1)} KiB), +${(page.lazy - page.parser).toFixed(1)} KiB loaded when needed (the dialog's panel, the toasts' cards, tool views, highlighter and its grammars, diff, ANSI, completion of streamed markdown)`,
 );
 console.log(
   `for information: every element (@pi-kit/elements/define): ${all.initial.toFixed(2)} KiB`,
+);
+console.log(
+  `the chat page's ${page.initialChunks} initial chunks weigh most in (minified bytes): ${page.largest.map(([path, bytes]) => `${path} ${bytes}`).join(", ")}`,
 );
 report("bundle", [
   {

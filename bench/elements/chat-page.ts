@@ -3,25 +3,8 @@ import { SessionModel } from "@pi-kit/client";
 import type { AgentMessage, RpcEvent } from "@pi-kit/protocol";
 import "@pi-kit/elements/define";
 import type { PiChat } from "@pi-kit/elements";
+import { assistant } from "./assistant-message.ts";
 
-const usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-const assistant = (text: string): AgentMessage => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
-  api: "x",
-  provider: "p",
-  model: "m",
-  usage,
-  stopReason: "stop",
-  timestamp: 0,
-});
 const frame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));
 const WORDS =
   "the quick brown fox jumps over a lazy dog while `code` and **bold** words stream by".split(" ");

@@ -2,8 +2,9 @@
  * <pi-chat> in Chromium: main-thread cost per streamed text delta with 2000 vs 20 messages of
  * history (target: at most 1.5x), and 1000 deltas per second with no long task over 50 ms.
  */
+
+import { openPage } from "../../test-support/browser-page.ts";
 import { quick, report } from "../lib/measure.ts";
-import { openPage } from "./browser.ts";
 
 const { page, close } = await openPage(new URL("./chat-page.ts", import.meta.url).pathname);
 try {

@@ -8,8 +8,9 @@
  * Hostile input: each message of up to 100 KB built to be slow or deep (nested quotes and lists,
  * runs of emphasis delimiters...) renders in at most 100x the time of a plain 100 KB paragraph.
  */
+
+import { openPage } from "../../test-support/browser-page.ts";
 import { compareAsync, quick, report } from "../lib/measure.ts";
-import { openPage } from "./browser.ts";
 import { hostileInputs, paragraph, underscoreRun } from "./markdown-inputs.ts";
 
 const { page, close } = await openPage(new URL("./markdown-page.ts", import.meta.url).pathname);

@@ -1,14 +1,15 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { resolvePi } from "@pi-kit/testing";
+
 /** pi's own reader: `attachJsonlLineReader(stream, onLine)` from the installed pi 1.x. */
 type AttachJsonlLineReader = (
   stream: { on(event: string, fn: (chunk?: Uint8Array) => void): void; off(): void },
   onLine: (line: string) => void,
 ) => () => void;
 
-// The package exports no subpath for it, so load the file beside the repo's installed copy.
-const jsonl = new URL(
-  "../../node_modules/@earendil-works/pi-coding-agent/dist/modes/rpc/jsonl.js",
-  import.meta.url,
-);
+// The package exports no subpath for it, so load the file from the pi the test kit resolves.
+const jsonl = pathToFileURL(join(resolvePi("1").root, "dist/modes/rpc/jsonl.js"));
 const { attachJsonlLineReader } = (await import(jsonl.href)) as {
   attachJsonlLineReader: AttachJsonlLineReader;
 };

@@ -158,3 +158,27 @@ test("another browser of the same kind is another tab number, never the controll
   await chat(phone).getByRole("button", { name: "Take control" }).click();
   await watchBar(desk).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
 });
+
+test("after the server restarts, the tab that was in control gets it back, whichever tab is back first", async () => {
+  // The phone is in control. It stays offline (Chromium's network emulation, this page only)
+  // while the desk comes back first: the restarted bridge keeps control for the phone.
+  await chat(phone).getByRole("button", { name: "Send", exact: true }).waitFor();
+  const network = await phone.context().newCDPSession(phone);
+  const offline = (on: boolean) =>
+    network.send("Network.emulateNetworkConditions", {
+      offline: on,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  await offline(true);
+  await h.restart();
+  await desk.getByRole("status").filter({ hasText: "The server restarted" }).waitFor();
+  await watchBar(desk).getByText("Watching — nobody is in control").waitFor();
+  // Back online, the phone reconnects at its next attempt (at most 5 s away) and has control again.
+  await offline(false);
+  await watchBar(desk).getByText("Watching — Chrome on Linux · tab 2 is in control").waitFor();
+  await watchBar(phone).waitFor({ state: "detached" });
+  await chat(phone).getByRole("button", { name: "Send", exact: true }).waitFor();
+  await network.detach();
+});

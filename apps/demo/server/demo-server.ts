@@ -16,6 +16,7 @@ import {
   type BridgeLogger,
   createBridge,
   generateToken,
+  type PairingOptions,
 } from "@pi-kit/bridge";
 import { nodeWebSocket } from "@pi-kit/bridge/node";
 import { Hono } from "hono";
@@ -46,6 +47,8 @@ export interface DemoServerOptions {
   readonly logger?: BridgeLogger;
   /** The bridge's limits (tests shorten the grace period); the bridge's defaults otherwise. */
   readonly limits?: BridgeLimits;
+  /** How pairing tickets behave (tests move the bridge's clock past their minute). */
+  readonly pairing?: PairingOptions;
 }
 
 /** A running demo server. */
@@ -118,6 +121,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         permissions: { mode: "auto-edits" },
         ...(options.logger === undefined ? {} : { logger: options.logger }),
         ...(options.limits === undefined ? {} : { limits: options.limits }),
+        ...(options.pairing === undefined ? {} : { pairing: options.pairing }),
       },
       sockets.runtime,
     );

@@ -7,7 +7,7 @@ import {
   type TransportCloseInfo,
   type WebSocketTransport,
 } from "@pi-kit/client";
-import { tabLabel } from "./viewer-label.ts";
+import { tabLabel, tabViewerKey } from "./viewer-label.ts";
 
 /** A connected session, plus how to follow it. */
 export interface SessionConnection {
@@ -44,6 +44,7 @@ export async function connectSession(
     url: `/sessions/${encodeURIComponent(name)}/ws`,
     token,
     label: await tabLabel(),
+    viewerKey: tabViewerKey(),
     // Each attempt on a server that is down is an error in the browser's console: after the
     // first seconds, one every 5 s (the banner's "Retry now" skips the wait).
     reconnect: { maxDelayMs: 5000 },

@@ -1,4 +1,6 @@
 import { css } from "lit";
+import { pairStyles } from "./pair-device.ts";
+import { phoneStyles } from "./phone-styles.ts";
 
 /**
  * The shell's look, built only from the pi elements' tokens (`--_color-*`, `--_radius`, …, which
@@ -546,4 +548,6 @@ export const shellStyles = css`
       transition: none;
     }
   }
+  ${phoneStyles}
+  ${pairStyles}
 `;

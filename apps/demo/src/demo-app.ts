@@ -30,6 +30,9 @@ import { DemoHistory } from "./demo-history.ts";
 import { type DemoStrings, demoStrings } from "./demo-strings.ts";
 import { fileSearchFor } from "./file-search.ts";
 import { icons } from "./icons.ts";
+import { NetworkStatus } from "./network-status.ts";
+import { OutageLog } from "./outage-log.ts";
+import { isPairCode, PairingFlow } from "./pair-device.ts";
 import {
   applyToDocument,
   loadPreferences,
@@ -47,6 +50,7 @@ import {
 } from "./session-location.ts";
 import { sessionPanel } from "./session-panel.ts";
 import { tokenScreen } from "./token-screen.ts";
+import { uploadsFor } from "./uploads.ts";
 import { welcomeView } from "./welcome-view.ts";
 import { ChangesTracker } from "./workspace-changes.ts";
 
@@ -100,17 +104,20 @@ export class DemoApp extends LitElement {
 
   #name: string | undefined;
   #opening = 0;
-  /** When the connection dropped (`performance.now()`), while it is down. */
-  #outageSince: number | undefined;
+  /** The console's line when the connection drops and when it is back. */
+  readonly #outages = new OutageLog();
   #restartNotice: ReturnType<typeof setTimeout> | undefined;
-  /** Whether this tab controls the open conversation (as the bridge last said). */
-  #inControl = false;
-  /** Whether it did when the connection last dropped. */
-  #controlledAtDrop = false;
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
   readonly #changes = new ChangesTracker(this);
+  /** "Continue on another device", and this page opened from another device's pairing link. */
+  readonly #pairing = new PairingFlow(this);
+  /** Offline, the banner says so; back online, a connection that failed meanwhile tries again. */
+  readonly #network = new NetworkStatus(this, () => {
+    if (this.problem?.kind === "failed") void this.#start();
+    else if (this.state?.status === "reconnecting") this.connection?.transport.reconnect();
+  });
 
   constructor() {
     super();
@@ -179,8 +186,11 @@ export class DemoApp extends LitElement {
   }
 
   async #start(): Promise<void> {
-    if (this.token === undefined) return;
-    this.config = await loadDemoConfig();
+    const paired = await this.#pairing.fromAddress();
+    if (paired !== undefined) return this.#useToken(paired, true);
+    if (this.token === undefined || this.#pairing.shown) return;
+    // Offline (the page came from the service worker) there is no config: the banner says why.
+    this.config = await loadDemoConfig().catch(() => this.config);
     await this.#open(sessionInLocation() ?? this.#defaultSession(), "replace", true);
   }
 
@@ -188,9 +198,9 @@ export class DemoApp extends LitElement {
     return localStorage.getItem(LAST_SESSION_KEY) ?? "main";
   }
 
-  #useToken(token: string): void {
+  #useToken(token: string, restart = false): void {
     storeToken(token);
-    const rejected = this.tokenRejected || this.token === undefined;
+    const rejected = restart || this.tokenRejected || this.token === undefined;
     if (token !== this.token) this.history = this.#historyFor(token);
     this.token = token;
     this.tokenRejected = false;
@@ -260,7 +270,6 @@ export class DemoApp extends LitElement {
     const controlChanged = () => {
       const control = transport.control;
       if (control === undefined) return;
-      this.#inControl = control.inControl;
       // Labels are unique per tab here: a controller with this tab's label is this tab's previous
       // socket (a reload the bridge has not seen go yet), so this tab takes its control back.
       const own = control.controller?.label === control.you.label;
@@ -298,28 +307,9 @@ export class DemoApp extends LitElement {
 
   #stateChanged(opening: number, state: ConnectionState): void {
     if (opening !== this.#opening) return;
-    this.#logOutage(state);
-    if (state.status === "reconnecting" && this.state?.status === "open")
-      this.#controlledAtDrop = this.#inControl;
+    this.#outages.note(state);
     this.state = state;
     if (state.status === "open" && state.generation > 1) void this.#checkRestart();
-  }
-
-  /**
-   * One console line when the connection drops and one when it is back, not one per attempt (the
-   * browser itself still reports each socket that fails to open).
-   */
-  #logOutage(state: ConnectionState): void {
-    if (state.status === "reconnecting" && this.#outageSince === undefined) {
-      this.#outageSince = performance.now();
-      console.warn("pi-kit demo: connection lost, reconnecting…");
-    } else if (state.status !== "reconnecting" && this.#outageSince !== undefined) {
-      const seconds = ((performance.now() - this.#outageSince) / 1000).toFixed(1);
-      this.#outageSince = undefined;
-      console.info(
-        `pi-kit demo: connection ${state.status === "open" ? "back" : state.status} after ${seconds} s`,
-      );
-    }
   }
 
   #closed(connection: SessionConnection, info: TransportCloseInfo): void {
@@ -341,9 +331,6 @@ export class DemoApp extends LitElement {
       this.config = now;
       this.restarted = true;
       this.#hideRestartNoticeOnceRead();
-      // The restarted bridge gave control to whichever tab came back first: this one had it.
-      if (this.#controlledAtDrop)
-        void this.connection?.transport.takeControl().catch(() => undefined);
     }
   }
 
@@ -444,13 +431,16 @@ export class DemoApp extends LitElement {
   }
 
   protected override render(): unknown {
+    if (this.#pairing.shown) return this.#pairing.screen(this.#t);
     if (this.token === undefined || this.tokenRejected)
       return tokenScreen({
         rejected: this.tokenRejected,
         invalid: this.tokenError,
         strings: this.#t,
-        submit: (token) => {
-          if (token === undefined) this.tokenError = true;
+        submit: (token, typed) => {
+          if (isPairCode(typed))
+            void this.#pairing.redeem(typed).then((paired) => paired && this.#useToken(paired));
+          else if (token === undefined) this.tokenError = true;
           else this.#useToken(token);
         },
       });
@@ -485,9 +475,14 @@ export class DemoApp extends LitElement {
             @pi-error=${this.#historyFailed}
           ></pi-session-list>
           <div class="sidebar-foot">
-            <span class="model-badge ${this.config?.scripted ? "scripted" : ""}">
-              ${this.config?.scripted ? t.scripted : this.config?.label}
-            </span>
+            ${
+              // Until the server described itself (never, offline) there is no model to name.
+              this.config === undefined
+                ? nothing
+                : html`<span class="model-badge ${this.config.scripted ? "scripted" : ""}">
+                    ${this.config.scripted ? t.scripted : this.config.label}
+                  </span>`
+            }
           </div>
         </aside>
         <div
@@ -514,6 +509,7 @@ export class DemoApp extends LitElement {
               <pi-permission-picker hide-label lang=${lang}></pi-permission-picker>
             </div>
             <div class="actions">
+              ${this.#pairing.button(t, this.token, this.#name)}
               <button
                 class="icon-button"
                 aria-label=${panel ? t.closePanel : t.openPanel}
@@ -537,6 +533,7 @@ export class DemoApp extends LitElement {
             problem: this.problem,
             restarted: this.restarted,
             state: this.state,
+            offline: this.#network.offline,
             strings: t,
             reopen: (problem) => void this.#reopen(problem),
             dismiss: () => (this.restarted = false),
@@ -546,6 +543,7 @@ export class DemoApp extends LitElement {
             .client=${client}
             .outboxKey=${this.#name}
             .fileSearch=${fileSearchFor(this.#name, this.token)}
+            .uploads=${uploadsFor(this.connection, this.token)}
             ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.tokenRejected}
             ?show-internal=${this.preferences.internalNotices}
             notify
@@ -573,6 +571,7 @@ export class DemoApp extends LitElement {
               })
             : nothing
         }
+        ${this.#pairing.dialog(lang, t)}
       </pi-provider>
     `;
   }

@@ -23,6 +23,7 @@ const en = {
   showInternal: "Show internal notices",
   scripted: "No API key needed",
   reconnecting: "Connection lost. Reconnecting…",
+  offline: "You're offline. The chat reconnects by itself when the network is back.",
   retryNow: "Retry now",
   piStopped: "pi stopped (exit code {code}).",
   piKilled: "pi was stopped by {signal}.",
@@ -39,11 +40,22 @@ const en = {
     "This page needs the access token that the server printed when it started. Open the address it printed (it ends in {hint}).",
   tokenRejected:
     "The server did not accept this tab's access token: it was restarted with a new one. Open the address it printed now, or paste it here.",
-  tokenPaste: "Address or token",
+  tokenPaste: "Address or token, or a pairing code",
   tokenPlaceholder: "{origin}/#token=…",
   tokenSubmit: "Connect",
-  tokenInvalid: "That is not an address with #token=… nor a token.",
+  tokenInvalid: "That is not an address with #token=…, a token, nor a pairing code.",
   tokenOtherTab: "Opening the address in another tab also reconnects this one.",
+  pairOpen: "Continue on another device",
+  pairClose: "Close",
+  pairJoining: "Joining the conversation…",
+  pairRefusedTitle: "This pairing link does not work",
+  pairUsed:
+    "This pairing link was already used: each opens one device, once. Make a new one on the other device (Continue on another device).",
+  pairExpired:
+    "This pairing link has expired: it works for a minute. Make a new one on the other device (Continue on another device).",
+  pairUnknown:
+    "The server does not know this pairing link or code (it may have restarted). Make a new one on the other device.",
+  pairFailed: "Could not reach the server to pair: {reason}",
   welcome: "What should pi do?",
   welcomeScripted:
     "pi runs for real here, answered by a scripted model: no API key needed. Pick one to see what the elements show.",
@@ -77,6 +89,7 @@ const zhCN: DemoStrings = {
   showInternal: "显示内部通知",
   scripted: "无需 API 密钥",
   reconnecting: "连接中断，正在重连…",
+  offline: "你已离线。网络恢复后，对话会自动重新连接。",
   retryNow: "立即重试",
   piStopped: "pi 已停止（退出码 {code}）。",
   piKilled: "pi 被 {signal} 终止。",
@@ -92,11 +105,21 @@ const zhCN: DemoStrings = {
   tokenMissing: "此页面需要服务器启动时打印的访问令牌。请打开它打印的地址（以 {hint} 结尾）。",
   tokenRejected:
     "服务器不接受此标签页的访问令牌：它已用新令牌重启。请打开它现在打印的地址，或将地址粘贴到这里。",
-  tokenPaste: "地址或令牌",
+  tokenPaste: "地址、令牌或配对码",
   tokenPlaceholder: "{origin}/#token=…",
   tokenSubmit: "连接",
-  tokenInvalid: "这既不是带 #token=… 的地址，也不是令牌。",
+  tokenInvalid: "这既不是带 #token=… 的地址，也不是令牌或配对码。",
   tokenOtherTab: "在另一个标签页中打开该地址，也会让此页重新连接。",
+  pairOpen: "在另一台设备上继续",
+  pairClose: "关闭",
+  pairJoining: "正在加入对话…",
+  pairRefusedTitle: "此配对链接无法使用",
+  pairUsed:
+    "此配对链接已被使用：每个链接只能打开一台设备一次。请在另一台设备上生成新的（在另一台设备上继续）。",
+  pairExpired:
+    "此配对链接已过期：它只在一分钟内有效。请在另一台设备上生成新的（在另一台设备上继续）。",
+  pairUnknown: "服务器不认识此配对链接或配对码（它可能已重启）。请在另一台设备上生成新的。",
+  pairFailed: "无法连接服务器进行配对：{reason}",
   welcome: "想让 pi 做什么？",
   welcomeScripted:
     "这里运行的是真正的 pi，由脚本模型作答：无需 API 密钥。选一个看看各个元素的效果。",

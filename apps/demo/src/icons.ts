@@ -4,7 +4,17 @@
  */
 import { html, type TemplateResult } from "lit";
 import { unsafeHTML } from "lit/directives/unsafe-html.js";
-import { Menu, Moon, PanelRight, RotateCw, Sun, TriangleAlert, X } from "lucide-static";
+import {
+  Menu,
+  Moon,
+  PanelRight,
+  RotateCw,
+  Smartphone,
+  Sun,
+  TriangleAlert,
+  WifiOff,
+  X,
+} from "lucide-static";
 
 const svg = (source: string): TemplateResult =>
   html`<span class="icon" aria-hidden="true">${unsafeHTML(source)}</span>`;
@@ -17,5 +27,7 @@ export const icons = {
   panel: svg(PanelRight),
   reload: svg(RotateCw),
   warning: svg(TriangleAlert),
+  offline: svg(WifiOff),
   close: svg(X),
+  phone: svg(Smartphone),
 } as const;

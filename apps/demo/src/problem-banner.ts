@@ -1,6 +1,7 @@
 /**
- * The banner above the chat when the connection needs the visitor: a problem with its remedy,
- * the notice that the server restarted, or a reconnect in progress with a way to retry now.
+ * The banner above the chat when the connection needs the visitor: that the browser is offline,
+ * a problem with its remedy, the notice that the server restarted, or a reconnect in progress
+ * with a way to retry now.
  */
 import type { ConnectionState } from "@pi-kit/client";
 import { format } from "@pi-kit/elements";
@@ -15,6 +16,8 @@ export interface BannerState {
   /** The server restarted while the page was connected. */
   readonly restarted: boolean;
   readonly state: ConnectionState | undefined;
+  /** The browser has no network: that explains any problem, and no button fixes it. */
+  readonly offline: boolean;
   readonly strings: DemoStrings;
   /** Fixes the problem (starts pi again, or reconnects). */
   readonly reopen: (problem: ConnectionProblem) => void;
@@ -27,6 +30,7 @@ export interface BannerState {
 /** The banner, or nothing while all is well (or the chat's own status line says enough). */
 export function problemBanner(view: BannerState): unknown {
   const t = view.strings;
+  if (view.offline) return banner("status", t.offline, nothing, "offline");
   const problem = view.problem;
   if (problem !== undefined) {
     const [text, action] = problemText(problem, t);
@@ -75,9 +79,14 @@ function problemText(problem: ConnectionProblem, t: DemoStrings): [text: string,
   }
 }
 
-function banner(role: "alert" | "status", text: string, actions: unknown): unknown {
-  return html`<div class="banner ${role}" role=${role}>
-    ${role === "alert" ? icons.warning : nothing}<span class="banner-text">${text}</span>
+function banner(
+  role: "alert" | "status",
+  text: string,
+  actions: unknown,
+  kind: string = role,
+): unknown {
+  return html`<div class="banner ${kind}" role=${role}>
+    ${role === "alert" ? icons.warning : kind === "offline" ? icons.offline : nothing}<span class="banner-text">${text}</span>
     <span class="banner-actions">${actions}</span>
   </div>`;
 }

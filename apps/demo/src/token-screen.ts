@@ -11,8 +11,8 @@ export interface TokenScreenState {
   /** What was pasted is no token. */
   readonly invalid: boolean;
   readonly strings: DemoStrings;
-  /** Called with a token pasted, or with `undefined` when what was pasted is none. */
-  readonly submit: (token: string | undefined) => void;
+  /** Called with a token pasted (`undefined` when what was pasted is none) and the text as typed. */
+  readonly submit: (token: string | undefined, typed: string) => void;
 }
 
 /** The token screen. */
@@ -21,7 +21,7 @@ export function tokenScreen(view: TokenScreenState): unknown {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).elements.namedItem("token") as HTMLInputElement;
-    view.submit(parseToken(input.value));
+    view.submit(parseToken(input.value), input.value);
   };
   return html`<main class="token-screen">
     <div class="card">

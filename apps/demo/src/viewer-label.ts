@@ -85,3 +85,18 @@ export async function tabLabel(): Promise<string> {
   // A no-break space keeps "tab 2" together when the line wraps.
   return `${viewerLabel()} · tab\u00a0${await claimTabNumber()}`;
 }
+
+const VIEWER_KEY = "pi-kit-demo:viewer-key";
+
+/**
+ * This tab's viewer key for the bridge, kept for the tab's life: after a server restart (or a
+ * reload) the bridge gives control back to the tab that had it. 128 random bits in hex.
+ */
+export function tabViewerKey(tab: Pick<Storage, "getItem" | "setItem"> = sessionStorage): string {
+  const kept = tab.getItem(VIEWER_KEY);
+  if (kept !== null && /^[0-9a-f]{32}$/.test(kept)) return kept;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  tab.setItem(VIEWER_KEY, key);
+  return key;
+}

@@ -31,7 +31,10 @@ export const EXAMPLE_OF = {
 };
 
 /** The entry that registers a tag `@pi-kit/elements/define` leaves out (a page loads it when shown). */
-const REGISTERED_BY = { "pi-changes": "@pi-kit/elements/changes" };
+const REGISTERED_BY = {
+  "pi-changes": "@pi-kit/elements/changes",
+  "pi-pair": "@pi-kit/elements/pair",
+};
 
 /** Every element declaration of the manifest, with its module path. */
 export function manifestElements() {

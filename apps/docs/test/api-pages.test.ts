@@ -26,3 +26,20 @@ test("each package's API page names everything its API report exports", () => {
   }
   assert.deepEqual(missing, []);
 });
+
+test("the bridge protocol's page is docs/bridge-protocol.md, every section of it", () => {
+  const doc = readFileSync(new URL("../../../docs/bridge-protocol.md", import.meta.url), "utf8");
+  const headings = [...doc.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+    (m[1] as string).replace(/`/g, ""),
+  );
+  assert.ok(headings.length > 10, "no sections read from docs/bridge-protocol.md");
+  const page = readFileSync(join(dist, "api", "bridge-protocol", "index.html"), "utf8")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+  assert.deepEqual(
+    headings.filter((heading) => !page.includes(heading)),
+    [],
+  );
+});

@@ -5,7 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 
@@ -36,11 +44,22 @@ test("every TypeScript snippet of the site typechecks", () => {
     });
   }
   assert.ok(files.length >= 1, "no TypeScript snippet found");
+  // Angular is installed in its example only (its peer ranges clash with the root's packages).
+  mkdirSync(join(out, "node_modules"));
+  symlinkSync(
+    new URL("../../../examples/angular/node_modules/@angular", import.meta.url).pathname,
+    join(out, "node_modules/@angular"),
+  );
   writeFileSync(
     join(out, "tsconfig.json"),
     JSON.stringify({
       extends: "../../../../tsconfig.base.json",
-      compilerOptions: { noEmit: true, composite: false, types: ["node"], lib: ["ES2022", "DOM"] },
+      compilerOptions: {
+        noEmit: true,
+        composite: false,
+        types: ["node"],
+        lib: ["ES2022", "DOM"],
+      },
       include: files,
     }),
   );

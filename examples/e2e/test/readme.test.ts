@@ -1,4 +1,4 @@
-/** The package READMEs show each example app's component verbatim: the code the tests drive. */
+/** The READMEs and the docs site show each example app's component verbatim: the code the tests drive. */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -8,8 +8,8 @@ const read = (path: string): string =>
 
 const SHOWN = {
   "packages/react/README.md": ["examples/react/src/App.tsx"],
-  "packages/elements/README.md": [
-    "examples/embed/index.html",
+  "apps/docs/src/content/docs/getting-started.md": ["examples/embed/index.html"],
+  "apps/docs/src/content/docs/guides/frameworks.md": [
     "examples/vue/src/App.vue",
     "examples/svelte/src/App.svelte",
     "examples/angular/src/app/app.ts",

@@ -9,8 +9,10 @@ import type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
 import type { BridgeLogger } from "./logger.ts";
 import type { SandboxOption } from "./sandbox/create-sandbox.ts";
 import type { CommandPolicyOptions } from "./security/command-policy.ts";
+import type { PairingOptions } from "./security/pairing.ts";
 import type { TicketOptions } from "./security/tickets.ts";
 import type { PiProcessSpec } from "./sessions/session-settings.ts";
+import type { UploadSettings } from "./uploads/session-uploads.ts";
 
 /** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
 export interface BridgeLimits {
@@ -20,6 +22,12 @@ export interface BridgeLimits {
   readonly maxSessionsPerUser?: number;
   /** How long a session without a client keeps its pi running. Default 30 s. */
   readonly graceMs?: number;
+  /**
+   * How long a session that starts again (a restarted bridge, a pi that exited) keeps control for
+   * the viewer that had it, which gets it back on reconnecting with its viewer key; meanwhile the
+   * others watch. 0: no wait, the first viewer back controls. Default 15 s.
+   */
+  readonly controlReclaimMs?: number;
   /** Reap an attached session after this long without a record either way; 0 = never. Default 1 h. */
   readonly idleMs?: number;
   /** Largest inbound message (one record) in UTF-8 bytes. Default 1 MiB. Past it: close 1009. */
@@ -48,6 +56,7 @@ export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
   maxSessions: 16,
   maxSessionsPerUser: 4,
   graceMs: 30_000,
+  controlReclaimMs: 15_000,
   idleMs: 3_600_000,
   maxRecordBytes: 1024 * 1024,
   messagesPerSecond: 50,
@@ -87,6 +96,12 @@ export interface BridgeOptions {
    * each user opens only the sessions their ticket names, in a directory of their own.
    */
   readonly tickets?: TicketOptions;
+  /**
+   * Pairing tickets ("continue on another device", `POST /api/sessions/:name/pair`): how long one
+   * can be redeemed (default a minute) and the clock. Pairing is always on; a paired device gets
+   * no more than its minter's rights, for that one session.
+   */
+  readonly pairing?: PairingOptions;
   /**
    * The directory holding one session directory per session name (see `defaultSessionsDir`).
    * Created with mode 0700; refused when another user owns it or could write to it.
@@ -146,4 +161,10 @@ export interface BridgeOptions {
    * changed since). On by default (it needs `git` on `PATH`); `false` keeps none.
    */
   readonly checkpoints?: CheckpointSettings | false;
+  /**
+   * Uploads (`…/uploads`): files the controlling socket hands pi, stored in
+   * `.pi-kit/uploads/{id}/{name}` of the session's workspace, within these limits (each
+   * defaults to `DEFAULT_UPLOAD_LIMITS`' own). On by default; `false` takes none (404 `uploads_off`).
+   */
+  readonly uploads?: UploadSettings | false;
 }

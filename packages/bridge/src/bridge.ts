@@ -19,8 +19,9 @@ import { type ReadinessCheck, spawnCheck, writableCheck } from "./health/readine
 import type { BridgeHistory } from "./history/bridge-history.ts";
 import { authentication } from "./http/authenticate.ts";
 import { guardedUpgrade } from "./http/guarded-upgrade.ts";
+import { redeemRoute } from "./http/pairing-routes.ts";
 import { createRefusal } from "./http/refusal.ts";
-import { sessionRoutes } from "./http/routes.ts";
+import { failure, jsonBody, sessionRoutes } from "./http/routes.ts";
 import { upgradeRoute } from "./http/upgrade-route.ts";
 import { type BridgeLogger, jsonLogger, safeLog } from "./logger.ts";
 import { PrincipalStores } from "./ownership/principal-stores.ts";
@@ -29,14 +30,17 @@ import { SessionsDirOwnership } from "./ownership/sessions-dir-ownership.ts";
 import { createSandbox, type Sandbox } from "./sandbox/create-sandbox.ts";
 import { createCommandPolicy } from "./security/command-policy.ts";
 import { createOriginCheck } from "./security/origin.ts";
+import { Pairings } from "./security/pairing.ts";
 import { defaultIndexDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 import { createTicketVerifier } from "./security/tickets.ts";
 import { assertUsableToken } from "./security/token.ts";
+import { ControlMemory } from "./sessions/control-memory.ts";
 import { BRIDGE_OWNER, userOwner } from "./sessions/owner.ts";
 import { withPermissions } from "./sessions/permission-launch.ts";
 import { placedSpawn } from "./sessions/placed-spawn.ts";
 import type { RegistrySettings, SessionRegistry } from "./sessions/session-registry.ts";
 import { Workspaces } from "./sessions/workspaces.ts";
+import { SessionUploads } from "./uploads/session-uploads.ts";
 import type { WebSocketRuntime } from "./ws/runtime.ts";
 
 /** A bridge: mount `app` in any Hono server, and `close()` it on shutdown. */
@@ -103,6 +107,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
           sessionsDir: options.sessionsDir,
           // Where each pi works: its own workspace, or the one every session shares.
           workspaceOf: async (key) => workspaces?.of(key) ?? resolve(options.pi.cwd ?? "."),
+          // A node whose lease ran out writes nothing, even before its fence's timer has run.
+          ...(cluster === undefined ? {} : { mayWrite: (key) => cluster.holds(key) }),
         });
   const principals: PrincipalStores = new PrincipalStores({
     registry: {
@@ -120,13 +126,22 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
   });
   const registry = principals.registry;
   const files = new SessionFiles(workspaces, options.pi.cwd ?? process.cwd());
+  const uploads =
+    options.uploads === false
+      ? undefined
+      : new SessionUploads(
+          options.uploads ?? {},
+          async (key) => workspaces?.of(key) ?? resolve(options.pi.cwd ?? "."),
+        );
   let closing: Promise<void> | undefined;
   const refuse = createRefusal(runtime, logger, cluster?.metrics);
   // Everything past here upgrades through this: a runtime's failed handshake is a refusal, not a 500.
   const sockets = guardedUpgrade(runtime, refuse);
+  const pairings = new Pairings(options.pairing);
   const auth = authentication({
     token: options.token,
     tickets,
+    pairings,
     originAllowed,
     closing: () => closing !== undefined,
     refuse,
@@ -140,7 +155,7 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
     "/api/*",
     cors({
       origin: (origin) => (originAllowed(origin) ? origin : null),
-      allowMethods: ["GET", "POST", "PATCH", "DELETE"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
       allowHeaders: ["Authorization", "Content-Type", CONTROLLER_CONNECTION_HEADER],
       maxAge: 600,
     }),
@@ -154,6 +169,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       logger,
     }),
   );
+  // Before authentication too: the pairing ticket in the body is the credential.
+  app.post("/api/pair", redeemRoute(pairings, originAllowed, jsonBody, failure));
   app.use("*", auth.middleware);
   if (cluster !== undefined) {
     app.get("/metrics", metricsRoute(cluster, auth.accessOf, refuse));
@@ -175,6 +192,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
             ),
       cluster?.metrics,
       { registry, checkpoints },
+      pairings,
+      { registry, uploads },
     ),
   );
   app.get(
@@ -280,6 +299,8 @@ function registrySettings(
     stopTimeouts: options.stopTimeouts,
     logger,
     ownership,
+    controlMemory: (key) => new ControlMemory(options.sessionsDir, key),
+    controlReclaimMs: limits.controlReclaimMs,
     ...(cluster === undefined
       ? {}
       : {

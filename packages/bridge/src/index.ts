@@ -42,6 +42,12 @@ export {
 export { PRIVATE_AGENT_DIR } from "./sandbox/private-agent-dir.ts";
 export type { BwrapSandboxOptions, SandboxOption } from "./sandbox/sandbox.ts";
 export type { CommandPolicyOptions } from "./security/command-policy.ts";
+export {
+  DEFAULT_PAIRING_TTL_MS,
+  type PairedCredential,
+  type PairingOptions,
+  type PairingTicket,
+} from "./security/pairing.ts";
 export { defaultSessionsDir, prepareSessionsDir } from "./security/sessions-dir.ts";
 export { type SessionsDirHolder, SessionsDirInUseError } from "./security/sessions-dir-lock.ts";
 export {
@@ -71,4 +77,5 @@ export {
   SessionRegistry,
 } from "./sessions/session-registry.ts";
 export type { PiProcessSpec, StartPlan } from "./sessions/session-settings.ts";
+export type { UploadSettings } from "./uploads/session-uploads.ts";
 export type { WebSocketRuntime } from "./ws/runtime.ts";

@@ -4,10 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { readmeExamples } from "../../../test-support/readme-examples.ts";
+import { pageShowing, readmeExamples } from "../../../test-support/readme-examples.ts";
 import { runtime } from "./helpers.ts";
 
-const examples = readmeExamples(new URL("../", import.meta.url));
+const pkg = new URL("../", import.meta.url);
+const examples = readmeExamples(pkg);
 
 /** Runs an example the way the README's reader would, on Node; returns what it printed. */
 function run(name: string): string {
@@ -24,68 +25,81 @@ function run(name: string): string {
   return result.stdout;
 }
 
+/** Whether the page that shows examples/`name` (README or docs site) shows what it prints. */
+function shownWith(name: string, printed: string): boolean {
+  const page = pageShowing(pkg, readFileSync(examples.get(name) as string, "utf8"));
+  return page?.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``) ?? false;
+}
+
 // Both examples use the Node adapter, so they run on the Node leg; Deno and Bun users swap the
 // import for /deno or /bun, which the other tests cover on their runtimes.
 if (runtime === "node") {
-  test("README example serve.ts: a bridge, a client through it, and the policy at work", () => {
+  test("documented example serve.ts: a bridge, a client through it, and the policy at work", () => {
     const out = run("serve.ts");
     assert.match(out, /^bridge on http:\/\/127\.0\.0\.1:\d+$/m);
     assert.match(out, /^pi said: Echo: Say hello$/m);
     assert.match(out, /^bash: Denied by bridge policy: `bash` is not allowed on this bridge$/m);
   });
 
-  test("README example mount.ts: the bridge mounted in a Hono app answers its API", () => {
+  test("documented example mount.ts: the bridge mounted in a Hono app answers its API", () => {
     assert.match(
       run("mount.ts"),
       /^GET \/pi\/api\/sessions: 200 \{ sessions: \[\], nextCursor: null \}$/m,
     );
   });
 
-  test("README example hono-tickets.ts: a Hono app mints its user's ticket; the user reaches their sessions", () => {
+  test("documented example hono-tickets.ts: a Hono app mints its user's ticket; the user reaches their sessions", () => {
     const out = run("hono-tickets.ts");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const printed =
       "without a login: 401\npi answered: Echo: Hello from Ada\nAda's sessions: notes\n";
     assert.equal(out, printed);
     assert.ok(
-      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
-      "the README shows what it prints",
+      shownWith("hono-tickets.ts", printed),
+      "the page that shows the example shows what it prints",
     );
   });
 
-  test("README example viewers.ts: a watcher is refused, takes control and drives pi", () => {
+  test("documented example viewers.ts: a watcher is refused, takes control and drives pi", () => {
     const out = run("viewers.ts");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const printed =
       "phone sees: Desk in control, 2 viewers\nphone prompt: not_in_control\nphone prompt: started; desk sees: Phone in control, 2 viewers\n";
     assert.equal(out, printed);
     assert.ok(
-      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
-      "the README shows what it prints",
+      shownWith("viewers.ts", printed),
+      "the page that shows the example shows what it prints",
     );
   });
 
-  test("README example history.ts: stop, rename, list, resume and delete a session", () => {
+  test("documented example history.ts: stop, rename, list, resume and delete a session", () => {
     const out = run("history.ts");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const printed =
       'parser-fix: "Parser speed", 3 messages, stopped\nresumed with 3 messages\nafter delete: 0 sessions\n';
     assert.equal(out, printed);
     assert.ok(
-      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
-      "the README shows what it prints",
+      shownWith("history.ts", printed),
+      "the page that shows the example shows what it prints",
     );
   });
 
-  test("README example changes.ts: pi's write is listed, and undoing the turn restores the workspace", () => {
+  test("documented example uploads.ts: a file uploaded in chunks, stored as sent, read by pi by its path", () => {
+    const out = run("uploads.ts");
+    const printed =
+      ".pi-kit/uploads/{id}/scores.csv after 4, 8, 12, 16, 17 bytes\nstored as sent: true\npi's read: ada,3\n";
+    assert.equal(out, printed);
+    assert.ok(
+      shownWith("uploads.ts", printed),
+      "the page that shows the example shows what it prints",
+    );
+  });
+
+  test("documented example changes.ts: pi's write is listed, and undoing the turn restores the workspace", () => {
     const out = run("changes.ts");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const printed =
       'added ideas.md +1 -0\nundid "Note an idea [[write ideas.md first idea\\n]]": 0 files changed\n';
     assert.equal(out, printed);
     assert.ok(
-      readme.includes(`It prints:\n\n\`\`\`\n${printed}\`\`\``),
-      "the README shows what it prints",
+      shownWith("changes.ts", printed),
+      "the page that shows the example shows what it prints",
     );
   });
 }

@@ -92,6 +92,68 @@ test("a resumed session keeps its session start; a fenced owner writes no checkp
   }
 });
 
+test("a file over the size cap: listed tooLarge; undoing what was never kept is 409 too_large_to_restore, nothing changed", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-checkpoints-cap-"));
+  try {
+    const workspace = join(scratch, "workspace");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "dump.bin"), Buffer.alloc(2048, 1));
+    const checkpoints = new SessionCheckpoints(
+      Checkpoints.open({ workspace, dir: join(scratch, "checkpoints"), maxFileBytes: 1024 }),
+    );
+    await checkpoints.sessionStart();
+    writeFileSync(join(workspace, "dump.bin"), Buffer.alloc(3000, 2));
+    const set = await checkpoints.changes();
+    assert.deepEqual(set.changes, [
+      {
+        path: "dump.bin",
+        status: "modified",
+        additions: 0,
+        deletions: 0,
+        binary: false,
+        tooLarge: true,
+        size: 3000,
+      },
+    ]);
+    assert.deepEqual(set.skipped, ["dump.bin"]);
+    const tooLarge = (error: unknown) =>
+      error instanceof BridgeError &&
+      error.code === "too_large_to_restore" &&
+      error.status === 409 &&
+      /dump\.bin/.test(error.message);
+    await assert.rejects(checkpoints.revertFile("dump.bin"), tooLarge);
+    await assert.rejects(checkpoints.restore(set.since), tooLarge);
+    assert.equal(readFileSync(join(workspace, "dump.bin")).length, 3000, "nothing changed");
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("a node that may no longer write the session's storage (its lease ran out) takes no checkpoint and undoes nothing", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-checkpoints-lease-"));
+  try {
+    const workspace = join(scratch, "workspace");
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    let held = true;
+    const checkpoints = new SessionCheckpoints(
+      Checkpoints.open({ workspace, dir: join(scratch, "checkpoints") }),
+      () => held,
+    );
+    await checkpoints.sessionStart();
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+    held = false;
+    const refused = (error: unknown) =>
+      error instanceof BridgeError && error.code === "session_stopped";
+    await assert.rejects(checkpoints.beforeRun("a run"), refused);
+    await assert.rejects(checkpoints.revertFile("a.txt"), refused);
+    assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "two\n", "nothing undone");
+    assert.equal((await checkpoints.list()).length, 1, "no checkpoint written");
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
 test("a bridge with checkpoints off answers the changes API with 404 checkpoints_off; CORS lets a page name its socket", async () => {
   const scratch = mkdtempSync(join(tmpdir(), "pi-kit-no-checkpoints-"));
   try {

@@ -126,3 +126,82 @@ test("control: a controller that leaves after a connection of its label attached
   assert.equal(control.controller, undefined);
   assert.deepEqual(last(early.records)?.controller, null);
 });
+
+/** Resolves once `check` holds, looked at on each turn of the event loop. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test("control: a session that starts again waits for its former controller: others watch, it takes control on attaching", () => {
+  const changes: (string | undefined)[] = [];
+  const control = new SessionControl({
+    reclaim: { identity: "former", ms: 60_000 },
+    onChange: (identity) => changes.push(identity),
+  });
+  const first = { ...viewer(1), viewer: "someone else" };
+  const forged = { ...viewer(2), viewer: "forged" };
+  const keyless = viewer(3);
+  const reader = { ...viewer(4, true), viewer: "former" };
+  for (const connection of [first, forged, keyless, reader]) control.attach(connection);
+  assert.equal(control.controller, undefined, "nobody controls while it waits");
+  assert.equal(control.waiting, true);
+  assert.deepEqual(last(first.records)?.controller, null);
+  // Explained to a watcher that tries to send.
+  assert.match(
+    String(JSON.parse(control.refusal(first, { type: "prompt" }) ?? "{}").error),
+    /nobody is in control/,
+  );
+
+  const former = { ...viewer(5), viewer: "former" };
+  control.attach(former);
+  assert.equal(control.controls(former), true);
+  assert.equal(control.waiting, false);
+  assert.deepEqual(last(first.records)?.controller, { id: 5, label: "viewer 5" });
+  assert.deepEqual(changes, ["former"]);
+
+  // Who controls now is kept: a watcher that takes control, then nobody once it leaves.
+  control.takeControl(first);
+  control.detach(first);
+  assert.deepEqual(changes, ["former", "someone else", undefined]);
+  // The session ending is no change of controller: the last one is kept for its next start.
+  control.takeControl(former);
+  control.clear();
+  assert.deepEqual(changes, ["former", "someone else", undefined, "former"]);
+});
+
+test("control: when the former controller does not come back in time, the oldest connection that may control takes it", async () => {
+  const control = new SessionControl({ reclaim: { identity: "former", ms: 20 } });
+  const reader = viewer(1, true);
+  const first = viewer(2);
+  const second = viewer(3);
+  for (const connection of [reader, first, second]) control.attach(connection);
+  assert.equal(control.controller, undefined);
+  await until(() => control.controller !== undefined);
+  assert.equal(control.controls(first), true);
+  assert.deepEqual(last(second.records)?.controller, { id: 2, label: "viewer 2" });
+  // The former controller back late: it watches, as any newcomer.
+  const late = { ...viewer(4), viewer: "former" };
+  control.attach(late);
+  assert.equal(control.controls(late), false);
+});
+
+test("control: a viewer that takes control while the session waits ends the wait", () => {
+  const control = new SessionControl({ reclaim: { identity: "former", ms: 60_000 } });
+  const phone = viewer(1);
+  control.attach(phone);
+  assert.equal(control.takeControl(phone), true);
+  assert.equal(control.waiting, false);
+  const former = { ...viewer(2), viewer: "former" };
+  control.attach(former);
+  assert.equal(control.controls(phone), true, "the one who asked keeps it");
+  assert.equal(control.controls(former), false);
+  control.clear();
+});
+
+test("control: a session that waits with nobody attached when the wait ends gives control to the next to attach", async () => {
+  const control = new SessionControl({ reclaim: { identity: "former", ms: 10 } });
+  await until(() => !control.waiting);
+  const next = viewer(1);
+  control.attach(next);
+  assert.equal(control.controls(next), true);
+});

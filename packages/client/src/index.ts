@@ -16,9 +16,14 @@ export type {
   SessionPage,
   SessionSummary,
   StoredSessionState,
+  UploadLimits,
+  UploadQuota,
+  UploadRequest,
+  UploadStatus,
   WorkspaceEntry,
   WorkspaceEntryKind,
 } from "@pi-kit/protocol/bridge";
+export { DEFAULT_UPLOAD_LIMITS, UPLOADS_DIR } from "@pi-kit/protocol/bridge";
 export {
   BridgeWorkspaceChanges,
   type BridgeWorkspaceChangesOptions,
@@ -102,3 +107,5 @@ export type {
   ToolExecution,
 } from "./session/session-snapshot.ts";
 export * from "./transports/index.ts";
+export { BridgeUploads, type BridgeUploadsOptions } from "./uploads/bridge-uploads.ts";
+export type { UploadOptions, UploadSource, Uploads } from "./uploads/uploads.ts";

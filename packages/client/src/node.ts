@@ -3,6 +3,7 @@
  * Spawns pi as a child process on Node. Prefer `@pi-kit/client/process`, which picks the runtime.
  */
 
+export { CheckpointError, type CheckpointErrorCode } from "./checkpoints/checkpoint-error.ts";
 export {
   type Checkpoint,
   Checkpoints,

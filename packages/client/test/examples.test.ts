@@ -19,12 +19,12 @@ test(`README example for ${runtime} streams pi's answer`, () => {
   assert.match(run.stdout, /\[bash done\]\nTool bash returned: hello from bash\nstarted, pi 1\n/);
 });
 
-test("README example: session_changed after a fork and a new session", async () => {
+test("documented example: session_changed after a fork and a new session", async () => {
   const lines = await runExample(examples.get("session-changed.ts") as string);
   assert.deepEqual(lines, ["fork: 1 question(s) shown", "new_session: 0 question(s) shown"]);
 });
 
-test("README example: pi's stderr as a pi_stderr event", async () => {
+test("documented example: pi's stderr as a pi_stderr event", async () => {
   const lines = await runExample(examples.get("pi-stderr.ts") as string);
   assert.equal(lines.length, 1);
   assert.match(
@@ -33,12 +33,12 @@ test("README example: pi's stderr as a pi_stderr event", async () => {
   );
 });
 
-test("README example: manual dialogs are answered through client.ui", async () => {
+test("documented example: manual dialogs are answered through client.ui", async () => {
   const lines = await runExample(examples.get("manual-dialogs.ts") as string);
   assert.deepEqual(lines, ["answered confirm: Sure?", "result: confirm=true"]);
 });
 
-test("README example: a raw send of a command this package does not know", async () => {
+test("documented example: a raw send of a command this package does not know", async () => {
   const lines = await runExample(examples.get("raw-send.ts") as string);
   assert.deepEqual(lines, [
     "diagnostic unknown_command",
@@ -48,12 +48,12 @@ test("README example: a raw send of a command this package does not know", async
   ]);
 });
 
-test("README example: pi-kit's permission extension asks before a write, and a deny blocks it", async () => {
+test("documented example: pi-kit's permission extension asks before a write, and a deny blocks it", async () => {
   const lines = await runExample(examples.get("permission-modes.ts") as string);
   assert.deepEqual(lines, ["asked: Create notes.txt? (5 bytes)", "written: false"]);
 });
 
-test("README example: checkpoints list, revert and restore what changed", async () => {
+test("documented example: checkpoints list, revert and restore what changed", async () => {
   const lines = await runExample(examples.get("checkpoints.ts") as string);
   assert.deepEqual(lines, [
     "added new.txt +1 -0",
@@ -64,7 +64,7 @@ test("README example: checkpoints list, revert and restore what changed", async 
 
 // On Node: Deno and Bun deliver fs.watch events later, so a file written the moment before a
 // search is found only a moment after it there (both failed in a fresh-clone run).
-test("README example: the workspace file index finds files, and one written a moment ago", {
+test("documented example: the workspace file index finds files, and one written a moment ago", {
   skip: runtime !== "node" && "Deno's and Bun's fs.watch events arrive later",
 }, async () => {
   const lines = await runExample(examples.get("file-search.ts") as string);

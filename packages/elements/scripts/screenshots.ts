@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { openPage } from "../../../bench/elements/browser.ts";
+import { openPage } from "../../../test-support/browser-page.ts";
 import { RENDER_SCENES } from "./render-scenes.ts";
 import { UI_SCENES } from "./ui-scenes.ts";
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * Everything a page without a build step needs, as one ES module (`dist/pi-kit.bundle.js`):
- * every element registered (`<pi-changes>` too), and the client with its WebSocket transport.
+ * every element registered (`<pi-changes>` and `<pi-pair>` too), and the client with its WebSocket transport.
  *
  * @example
  * ```html
@@ -15,6 +15,7 @@
  */
 import "./define.ts";
 import "./changes.ts";
+import "./pair.ts";
 
 export { createWebSocketTransport, PiClient, PiClientError } from "@pi-kit/client";
 export * from "./index.ts";

@@ -15,8 +15,9 @@
  */
 import { PiChanges } from "./components/changes/pi-changes.ts";
 
-export { PiRevertFileEvent, PiUndoTurnEvent } from "./components/changes/changes-events.ts";
 export { PiChanges } from "./components/changes/pi-changes.ts";
+export { PiRevertFileEvent } from "./events/pi-revert-file.ts";
+export { PiUndoTurnEvent } from "./events/pi-undo-turn.ts";
 export type { PiChangesStrings } from "./internal/i18n/changes-strings.ts";
 
 const registry: CustomElementRegistry | undefined = globalThis.customElements;

@@ -1,7 +1,7 @@
 /**
  * @module
- * Registers every pi element under its `pi-*` tag (a side-effect import), but `<pi-changes>`,
- * which a page loads when it shows it (`@pi-kit/elements/changes`). Tags already defined,
+ * Registers every pi element under its `pi-*` tag (a side-effect import), but `<pi-changes>` and
+ * `<pi-pair>`, which a page loads when it shows them (`@pi-kit/elements/changes`, `/pair`). Tags already defined,
  * for example by a second copy of this package, are left alone. In Node, Lit's Node build has put
  * its DOM shim's `customElements` on `globalThis` by then, so the tags go there (nothing renders);
  * where there is no registry at all it registers nothing. Safe to import from server code.

@@ -1,6 +1,6 @@
-// What importing each entry of the package does in Node (the README's "In Node" section), each in
-// a fresh Node process as a server would: what lands on globalThis, which tags get registered,
-// and that no DOM appears. Run by `npm test` with node:test, against the built package.
+// What importing each entry of the package does in Node (the docs site's Frameworks guide, "In
+// Node"), each in a fresh Node process as a server would: what lands on globalThis, which tags get
+// registered, and that no DOM appears. Run by `npm test` with node:test, against the built package.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ const TAGS = manifest.modules
   .flatMap((module) => module.declarations ?? [])
   .flatMap((declaration) => (declaration.tagName ? [declaration.tagName] : []));
 /** The tags a page loads when it shows them, each from an entry of its own (not `define`). */
-const LAZY_TAGS = ["pi-changes"];
+const LAZY_TAGS = ["pi-changes", "pi-pair"];
 /** The tags an element loads and registers itself the first time it needs them (the `@` menu). */
 const SELF_LOADED_TAGS = ["pi-mention-menu"];
 
@@ -77,13 +77,14 @@ const entries = Object.entries(exportsMap).map(([path, target]) => ({
   json: path.endsWith(".json"),
 }));
 
-test("the package's entries are the ones the README's In Node section covers", () => {
+test("the package's entries are the ones the Frameworks guide's In Node section covers", () => {
   assert.deepEqual(
     entries.map((entry) => entry.specifier),
     [
       "@pi-kit/elements",
       "@pi-kit/elements/define",
       "@pi-kit/elements/changes",
+      "@pi-kit/elements/pair",
       "@pi-kit/elements/locales",
       "@pi-kit/elements/custom-elements.json",
       "@pi-kit/elements/bundle",
@@ -122,9 +123,16 @@ for (const specifier of ["@pi-kit/elements/define", "@pi-kit/elements/bundle"])
 
 test("@pi-kit/elements/changes registers <pi-changes> only, and brings no DOM", () => {
   const effects = importInNode("@pi-kit/elements/changes");
-  assert.deepEqual(effects.tags, LAZY_TAGS);
+  assert.deepEqual(effects.tags, ["pi-changes"]);
   assert.deepEqual(effects.dom, []);
   assert.deepEqual(effects.exports.sort(), ["PiChanges", "PiRevertFileEvent", "PiUndoTurnEvent"]);
+});
+
+test("@pi-kit/elements/pair registers <pi-pair> only, and brings no DOM (nor its QR library)", () => {
+  const effects = importInNode("@pi-kit/elements/pair");
+  assert.deepEqual(effects.tags, ["pi-pair"]);
+  assert.deepEqual(effects.dom, []);
+  assert.deepEqual(effects.exports.sort(), ["PiPair"]);
 });
 
 test("@pi-kit/elements/locales exports the string tables, registers no tag, and brings no DOM", () => {
@@ -135,6 +143,9 @@ test("@pi-kit/elements/locales exports the string tables, registers no tag, and 
     "BUILT_IN_STRINGS",
     "en",
     "format",
+    "sessionStringsEn",
+    "sessionStringsFor",
+    "sessionStringsZhCN",
     "stringsFor",
     "zhCN",
   ]);

@@ -126,6 +126,34 @@ describe("<pi-changes>", () => {
     await expect(el).to.be.accessible();
   });
 
+  it("marks a file over the checkpoint size cap: its size, no diff, no revert unless it was added", async () => {
+    const changes = new FakeChanges();
+    const big = (path: string, status: FileChange["status"]): FileChange => ({
+      path,
+      status,
+      additions: 0,
+      deletions: 0,
+      binary: false,
+      tooLarge: true,
+      size: 12.5 * 1024 * 1024,
+    });
+    changes.files = [big("data/dump.sqlite", "modified"), big("new.bin", "added")];
+    const el = await panel(changes);
+    const dump = fileRow(el, "data/dump.sqlite");
+    expect(text(button(dump, "counts"))).to.equal("too large (12.5 MiB)");
+    expect(button(dump, "revert-button"), "it cannot be put back").to.equal(null);
+    expect(button(fileRow(el, "new.bin"), "revert-button"), "an added one can go").to.not.equal(
+      null,
+    );
+    button(dump, "file-button").click();
+    await el.updateComplete;
+    expect(text(dump.querySelector(".muted"))).to.equal(
+      "Too large to keep in checkpoints: no diff to show, and it cannot be put back.",
+    );
+    expect(changes.calls.filter((c) => c.startsWith("diff"))).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
+
   it("says so in words when nothing changed, and while it loads", async () => {
     const changes = new FakeChanges();
     changes.files = [];

@@ -75,6 +75,11 @@ describe("<pi-dialog>", () => {
     const listbox = q(el, '[role="listbox"]');
     expect(focused(el)).to.equal(listbox);
     expect(q(el, "section")?.getAttribute("aria-modal")).to.equal("false");
+    // The panel's styles load with it: the first dialog is drawn styled (the accent edge, the list's box).
+    expect(getComputedStyle(q(el, "section") as HTMLElement).borderInlineStartWidth).to.equal(
+      "3px",
+    );
+    expect(getComputedStyle(listbox as HTMLElement).overflowY).to.equal("auto");
     await expect(el).to.be.accessible();
     const answered = oneEvent(el, "pi-dialog-answer") as Promise<PiDialogAnswerEvent>;
     await sendKeys({ press: "ArrowDown" });

@@ -2,11 +2,9 @@ import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
 import type { FileSearch, FileSearchPage, FileSearchQuery, WorkspaceEntry } from "@pi-kit/client";
 import { sendKeys } from "@web/test-runner-commands";
 import "../src/define.ts";
-import type { ComposerSubmitEvent } from "../src/components/chat/pi-composer.ts";
-import type {
-  PiMentionMenu,
-  PiMentionSelectEvent,
-} from "../src/components/mention-menu/pi-mention-menu.ts";
+import type { PiMentionMenu } from "../src/components/mention-menu/pi-mention-menu.ts";
+import type { ComposerSubmitEvent } from "../src/events/composer-submit.ts";
+import type { PiMentionSelectEvent } from "../src/events/pi-mention-select.ts";
 import type { PiComposer } from "../src/index.ts";
 
 const files: WorkspaceEntry[] = [

@@ -10,9 +10,16 @@ import type {
 } from "../src/index.ts";
 import { deepQueryAll, deepText, settle } from "./helpers.ts";
 
-// README examples are real files under examples/, shown verbatim in README.md and run here (the
-// browser cannot list a folder: add new examples to this list).
-const EXAMPLES = ["changes.ts", "markdown.ts", "notifications.ts", "replay.ts", "session-list.ts"];
+// The documented examples are real files under examples/, shown verbatim on the docs site's guide
+// pages and run here (the browser cannot list a folder: add new examples to this list).
+const GUIDES = "../../apps/docs/src/content/docs/guides";
+const EXAMPLES = {
+  "changes.ts": `${GUIDES}/history.md`,
+  "markdown.ts": `${GUIDES}/markdown.md`,
+  "notifications.ts": `${GUIDES}/chat.md`,
+  "replay.ts": `${GUIDES}/chat.md`,
+  "session-list.ts": `${GUIDES}/history.md`,
+};
 
 /** A file of this package as it is on disk (the test server would serve TypeScript compiled). */
 async function source(path: string): Promise<string> {
@@ -21,13 +28,12 @@ async function source(path: string): Promise<string> {
   return text;
 }
 
-describe("README examples", () => {
-  it("README.md shows each example verbatim", async () => {
-    const readme = await source("README.md");
-    for (const name of EXAMPLES)
-      expect(readme.includes((await source(`examples/${name}`)).trim())).to.equal(
+describe("the documented examples", () => {
+  it("the docs site's guides show each example verbatim", async () => {
+    for (const [name, page] of Object.entries(EXAMPLES))
+      expect((await source(page)).includes((await source(`examples/${name}`)).trim())).to.equal(
         true,
-        `README.md does not show examples/${name}`,
+        `${page} does not show examples/${name}`,
       );
   });
 

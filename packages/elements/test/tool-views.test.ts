@@ -88,6 +88,8 @@ describe("tool views: edit", () => {
     const added = await until(() => root.querySelector(".diff .row.add"));
     expect(added.querySelectorAll("span")[1]?.textContent).to.equal("41");
     expect(root.querySelector(".diff .row.del .text")?.textContent).to.equal("y");
+    // The diff's styles come with the lazily loaded view: added lines are tinted.
+    expect(getComputedStyle(added).backgroundColor).to.not.equal("rgba(0, 0, 0, 0)");
   });
 
   it("shows the diff while the edit waits to run", async () => {

@@ -3,8 +3,8 @@
 // ts-json-schema-generator: `schema.json`, every record of pi's RPC mode, and `bridge-schema.json`,
 // what `@pi-kit/bridge` adds around them (its `bridge_*` records, close reasons, error bodies and
 // history API bodies). `--check` fails instead of writing when a file on disk is not what the
-// types generate now. Runs on Node 22 (the generator needs it; npm scripts put the `node@22` dev
-// dependency first on PATH).
+// types generate now. The generator stays on 2.4 (with its own TypeScript 5.9): 2.5 and later
+// need Node 22, and their schemas are the same.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createGenerator } from "ts-json-schema-generator";
 
@@ -32,7 +32,7 @@ const SCHEMAS = [
     entry: "src/bridge/index.ts",
     title: "pi-kit bridge protocol",
     description:
-      "What @pi-kit/bridge adds to pi's RPC records (see schema.json for those): the `bridge_*` records on a session's WebSocket, the JSON reason of its close frames, the body of its HTTP errors, and the bodies of its history and changes APIs. Generated from @pi-kit/protocol's TypeScript types; validate against `#/definitions/<Type>` (the root accepts any of the roots). The protocol is described in docs/bridge-protocol.md.",
+      "What @pi-kit/bridge adds to pi's RPC records (see schema.json for those): the `bridge_*` records on a session's WebSocket, the JSON reason of its close frames, the body of its HTTP errors, and the bodies of its history, changes, file search and upload APIs. Generated from @pi-kit/protocol's TypeScript types; validate against `#/definitions/<Type>` (the root accepts any of the roots). The protocol is described in docs/bridge-protocol.md.",
     // What travels on the socket either way, and what the HTTP API and close frames carry.
     roots: {
       BridgeRecord:
@@ -51,6 +51,10 @@ const SCHEMAS = [
       FileDiff: "One file's diff since a checkpoint: `GET …/changes/diff`.",
       RevertFileBody: "The body of `POST …/changes/revert`.",
       FileSearchPage: "One page of a workspace file search: `GET /api/sessions/{name}/files`.",
+      UploadQuota: "The upload limits and what a session used: `GET /api/sessions/{name}/uploads`.",
+      UploadRequest: "The body of `POST /api/sessions/{name}/uploads`: the file to come.",
+      UploadStatus:
+        "One upload: the answer of `POST …/uploads`, `PUT …/uploads/{id}` and `GET …/uploads/{id}`.",
     },
   },
 ];

@@ -76,6 +76,9 @@ describe("bridge-schema.json: its roots", () => {
       "FileDiff",
       "RevertFileBody",
       "FileSearchPage",
+      "UploadQuota",
+      "UploadRequest",
+      "UploadStatus",
     ]);
   });
   test("the error codes are the protocol's", () => {

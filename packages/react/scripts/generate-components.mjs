@@ -13,8 +13,8 @@ const manifestPath = createRequire(import.meta.url).resolve(
 const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
 
 /** Elements `@pi-kit/elements` does not export as classes: they load from an entry of their own
- * (`<pi-changes>`) or an element loads them itself (the composer's `@` menu). */
-const NOT_IN_MAIN_ENTRY = new Set(["pi-changes", "pi-mention-menu"]);
+ * (`<pi-changes>`, `<pi-pair>`) or an element loads them itself (the composer's `@` menu). */
+const NOT_IN_MAIN_ENTRY = new Set(["pi-changes", "pi-pair", "pi-mention-menu"]);
 
 const elements = manifest.modules
   .flatMap((mod) => mod.declarations ?? [])

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import {
   builtinScenarios,
   modelsJson,
@@ -135,6 +138,24 @@ describe("the pi releases of the matrix", () => {
       } finally {
         pi.dispose();
       }
+    }
+  });
+
+  test("the Node 22 releases come from their own lockfiles in pi-releases/, not the workspace", () => {
+    // The root `npm ci` runs on Node 20 and stays free of EBADENGINE warnings because pi 1.x is
+    // installed apart, on first use (src/launcher/pinned-pi.ts).
+    const pinned = fileURLToPath(new URL("../pi-releases/", import.meta.url));
+    for (const version of ["1", "1.0", "0.87"] as const) {
+      const { root } = resolvePi(version);
+      assert.equal(
+        root,
+        join(pinned, `pi-${version}`, "node_modules", PI_RELEASES[version].installedAs),
+      );
+      assert.equal(
+        readFileSync(join(pinned, `pi-${version}`, "node_modules", ".pi-kit-lock-hash"), "utf8")
+          .length,
+        16,
+      );
     }
   });
 });

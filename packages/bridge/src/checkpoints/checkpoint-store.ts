@@ -19,7 +19,10 @@ export const CHECKPOINTS_DIR = ".checkpoints";
 export interface CheckpointSettings {
   /** The git executable. Default `git` on `PATH`. */
   readonly git?: string;
-  /** Untracked files larger than this are left out (and listed as skipped). Default 5 MiB. */
+  /**
+   * Untracked files larger than this (bytes) are not snapshotted: listed as changed (`tooLarge`),
+   * never revertible. Default 5 MiB (the CLI's `--checkpoint-max-file-bytes`).
+   */
   readonly maxFileBytes?: number;
 }
 
@@ -28,6 +31,11 @@ export interface CheckpointStoreOptions extends CheckpointSettings {
   readonly sessionsDir: string;
   /** The workspace (pi's working directory) of session `key`. */
   readonly workspaceOf: (key: SessionKey) => Promise<string>;
+  /**
+   * Whether this bridge may write session `key`'s storage now (in cluster mode: it holds the
+   * lease, deadline not passed), asked right before each write. Default: always.
+   */
+  readonly mayWrite?: (key: SessionKey) => boolean;
 }
 
 /** The checkpoints of a bridge's sessions. */
@@ -93,7 +101,11 @@ export class CheckpointStore {
   }
 
   #open(key: SessionKey): SessionCheckpoints {
-    return new SessionCheckpoints(this.#openRepository(key));
+    const mayWrite = this.#options.mayWrite;
+    return new SessionCheckpoints(
+      this.#openRepository(key),
+      mayWrite === undefined ? undefined : () => mayWrite(key),
+    );
   }
 
   async #openRepository(key: SessionKey): Promise<Checkpoints> {

@@ -5,7 +5,7 @@
  * (a cluster lease taken over), it writes nothing more: a fenced owner never writes.
  */
 
-import type { Checkpoints } from "@pi-kit/client/node";
+import { CheckpointError, type Checkpoints } from "@pi-kit/client/node";
 import type { ChangeSet, CheckpointSummary, FileDiff } from "@pi-kit/protocol/bridge";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 
@@ -24,8 +24,12 @@ export class SessionCheckpoints {
   /** The session-start checkpoint being taken: reads wait for it, so none finds the list empty. */
   #starting: Promise<unknown> = Promise.resolve();
 
-  constructor(checkpoints: Promise<Checkpoints>) {
+  /** Whether this bridge may still write the session's storage (its cluster lease is held). */
+  readonly #mayWrite: () => boolean;
+
+  constructor(checkpoints: Promise<Checkpoints>, mayWrite: () => boolean = () => true) {
     this.#checkpoints = checkpoints;
+    this.#mayWrite = mayWrite;
   }
 
   /** Settles once the shadow repository is open (rejects when it cannot be). */
@@ -92,9 +96,15 @@ export class SessionCheckpoints {
 
   async #write<T>(task: (checkpoints: Checkpoints) => Promise<T>): Promise<T> {
     const checkpoints = await this.#checkpoints;
-    if (this.#fenced)
+    if (this.#fenced || !this.#mayWrite())
       throw new BridgeError(BridgeErrorCode.SessionStopped, "The session runs on another node now");
-    return task(checkpoints);
+    try {
+      return await task(checkpoints);
+    } catch (error) {
+      if (error instanceof CheckpointError)
+        throw new BridgeError(BridgeErrorCode.TooLargeToRestore, error.message, { cause: error });
+      throw error;
+    }
   }
 
   /** A known checkpoint's id: `id`, or the first checkpoint's when omitted. */

@@ -5,7 +5,9 @@
  */
 import { resolve } from "node:path";
 import type { ClusterStatus } from "../cluster/cluster-node.ts";
-import { readSecretFile, TOKEN_ENV, UsageError } from "./parse-args.ts";
+import { TOKEN_ENV } from "./parse-args.ts";
+import { readSecretFile } from "./read-files.ts";
+import { UsageError } from "./usage-error.ts";
 
 /** What `cluster status` was asked for. */
 export interface ClusterStatusArgs {

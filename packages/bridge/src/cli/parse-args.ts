@@ -1,26 +1,22 @@
 /**
  * The CLI's command line: parsed and checked in full before anything starts, so a mistake is one
- * line and exit code 2, never a stack trace from deep inside the server.
+ * line and exit code 2, never a stack trace from deep inside the server. The flags themselves are
+ * a table (`cli/flags.ts`); the files they name are read by `cli/read-files.ts`.
  */
-import { readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
-import process from "node:process";
-import { isPermissionMode, type PermissionMode } from "@pi-kit/client/process";
-import type { BridgeLimits } from "../bridge-options.ts";
-import {
-  MIN_LEASE_TTL_MS,
-  nodeUrlProblem,
-  redactedUrl,
-  redisUrlProblem,
-  shown,
-} from "../cluster/cluster-settings.ts";
+
 import { BridgeError } from "../errors.ts";
 import { createCommandPolicy } from "../security/command-policy.ts";
 import { defaultSessionsDir } from "../security/sessions-dir.ts";
-import { createTicketVerifier, type TicketOptions } from "../security/tickets.ts";
+import { createTicketVerifier } from "../security/tickets.ts";
 import { assertUsableToken } from "../security/token.ts";
 import type { ServeBridgeOptions } from "../serve-options.ts";
 import type { PiProcessSpec } from "../sessions/session-settings.ts";
+import { parseFlags, type TokenSource } from "./flags.ts";
+import { type CliFiles, diskFiles } from "./read-files.ts";
+import { UsageError } from "./usage-error.ts";
+
+export type { TokenSource } from "./flags.ts";
+export { UsageError } from "./usage-error.ts";
 
 /** The CLI's help text. */
 export const USAGE = `Usage: npx @pi-kit/bridge [options] -- <pi command> [pi args...]
@@ -61,6 +57,9 @@ Options:
   --max-sessions-per-user <n>
                          Session cap of one ticket user (default 4)
   --grace-ms <n>         Keep pi running this long without a client (default 30000)
+  --control-reclaim-ms <n>
+                         After a restart, keep control this long for the viewer that had it;
+                         0 = the first viewer back controls (default 15000)
   --idle-ms <n>          Reap attached sessions idle this long; 0 = never (default 3600000)
   --high-water-mark <n>  Socket bytes before reading pi pauses (default 1048576)
   --keepalive-ms <n>     Send every socket a bridge_ping this often; clients reconnect after two
@@ -85,13 +84,20 @@ Options:
                          The permission modes users may choose, e.g. ask,auto-edits (default all)
   --no-permissions       Do not load pi-kit's permission extension into pi
   --no-checkpoints       Keep no checkpoints of the workspaces (the changes API answers 404)
+  --checkpoint-max-file-bytes <n>
+                         Untracked files larger than this are listed as changed but not
+                         snapshotted, so they cannot be reverted (default 5242880, 5 MiB)
+  --no-uploads           Take no uploads (the upload API answers 404 uploads_off)
+  --upload-max-file-bytes <n>
+                         The largest uploaded file (default 26214400, 25 MiB)
+  --upload-max-files <n> The most files one message uploads, and unfinished uploads at once
+                         (default 10)
+  --upload-max-session-bytes <n>
+                         The most bytes one session's uploads take (default 209715200, 200 MiB)
   --help                 Show this help
 
 The pi command must run RPC mode, e.g. -- pi --mode rpc (pi then needs a model: an API key in
 its environment, or pi's own configuration). Clients never choose it.`;
-
-/** Where the token came from: only a generated one is ever printed. */
-export type TokenSource = "generated" | "flag" | "file" | "env";
 
 /** The parsed command line: what to serve, and what to warn about. */
 export interface CliArgs {
@@ -107,16 +113,8 @@ export interface CliArgs {
   readonly warnings: readonly string[];
 }
 
-/** A mistake on the command line; its message is the one line the CLI prints. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
 /** The environment variable the token may come from. */
 export const TOKEN_ENV = "PI_KIT_BRIDGE_TOKEN";
-
-/** The most a TCP port can be. */
-const MAX_PORT = 65_535;
 
 /**
  * Parses argv (without the runtime and script). Throws a {@link UsageError} for anything that
@@ -126,200 +124,51 @@ export function parseArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): CliArgs {
+  return parseCommandLine(argv, env, diskFiles);
+}
+
+/** {@link parseArgs} with the files it reads given (pure but for `files`). */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  files: CliFiles,
+): CliArgs {
   const dash = argv.indexOf("--");
   const own = dash === -1 ? argv : argv.slice(0, dash);
   const piCommand = dash === -1 ? [] : argv.slice(dash + 1);
-  const origins: string[] = [];
-  const allow: string[] = [];
-  const deny: string[] = [];
-  const warnings: string[] = [];
-  const limits: { -readonly [K in keyof BridgeLimits]: BridgeLimits[K] } = {};
-  let port: number | undefined;
-  let checkpoints = true;
-  let hostname: string | undefined;
-  let behindProxy = false;
-  let scripted = false;
-  let token: { value: string; source: TokenSource } | undefined;
-  let sessionsDir: string | undefined;
-  let workspacesDir: string | undefined;
-  let autoCreate = true;
-  let sandbox: string | undefined;
-  const sandboxRead: string[] = [];
-  const sandboxWrite: string[] = [];
-  const sandboxHide: string[] = [];
-  const secretFiles: string[] = [];
-  let sandboxNetwork = true;
-  const permissions: { mode?: PermissionMode; allowed?: PermissionMode[]; off?: true } = {};
-  const cluster: {
-    redisUrl?: string;
-    nodeUrl?: string;
-    leaseTtlMs?: number;
-    drainTimeoutMs?: number;
-    indexDir?: string;
-  } = {};
-  const tickets: { -readonly [K in keyof TicketOptions]: TicketOptions[K] } = {};
-  for (let i = 0; i < own.length; i++) {
-    const flag = own[i] as string;
-    const value = (): string => {
-      const next = own[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    const number = (max = Number.MAX_SAFE_INTEGER): number => {
-      const text = value();
-      const n = Number(text);
-      if (text.trim() === "" || !Number.isInteger(n) || n < 0 || n > max)
-        throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${quote(text)}`);
-      return n;
-    };
-    const list = (): string[] =>
-      value()
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-    const setToken = (next: { value: string; source: TokenSource }): void => {
-      if (token !== undefined && token.source !== "env")
-        throw new UsageError("Give the token once: --token or --token-file");
-      token = next;
-    };
-    switch (flag) {
-      case "--port":
-        port = number(MAX_PORT);
-        break;
-      case "--host":
-        hostname = value();
-        break;
-      case "--behind-tls-proxy":
-        behindProxy = true;
-        break;
-      case "--scripted":
-        scripted = true;
-        break;
-      case "--token":
-        setToken({ value: value(), source: "flag" });
-        warnings.push(
-          "--token is visible to every user of this machine in `ps`; use --token-file or $PI_KIT_BRIDGE_TOKEN",
-        );
-        break;
-      case "--token-file": {
-        const path = resolve(value());
-        setToken({ value: readSecretFile(path, "token", warnings), source: "file" });
-        secretFiles.push(path);
-        break;
-      }
-      case "--ticket-secret-file": {
-        const path = resolve(value());
-        tickets.secret = readSecretFile(path, "ticket secret", warnings);
-        secretFiles.push(path);
-        break;
-      }
-      case "--ticket-public-key-file":
-        tickets.publicKey = readPublicKey(resolve(value()));
-        break;
-      case "--ticket-audience":
-        tickets.audience = value();
-        break;
-      case "--ticket-issuer":
-        tickets.issuer = value();
-        break;
-      case "--origin":
-        origins.push(value());
-        break;
-      case "--allow":
-        allow.push(...list());
-        break;
-      case "--deny":
-        deny.push(...list());
-        break;
-      case "--sessions-dir":
-        sessionsDir = resolve(value());
-        break;
-      case "--workspaces-dir":
-        workspacesDir = resolve(value());
-        break;
-      case "--max-sessions":
-        limits.maxSessions = number();
-        break;
-      case "--max-sessions-per-user":
-        limits.maxSessionsPerUser = number();
-        break;
-      case "--grace-ms":
-        limits.graceMs = number();
-        break;
-      case "--idle-ms":
-        limits.idleMs = number();
-        break;
-      case "--high-water-mark":
-        limits.highWaterMark = number();
-        break;
-      case "--keepalive-ms":
-        limits.keepaliveMs = number();
-        break;
-      case "--no-auto-create":
-        autoCreate = false;
-        break;
-      case "--sandbox":
-        sandbox = value();
-        if (sandbox !== "bwrap")
-          throw new UsageError(`--sandbox knows only bwrap, got ${quote(sandbox)}`);
-        break;
-      case "--sandbox-read":
-        sandboxRead.push(resolve(value()));
-        break;
-      case "--sandbox-write":
-        sandboxWrite.push(resolve(value()));
-        break;
-      case "--sandbox-hide":
-        sandboxHide.push(resolve(value()));
-        break;
-      case "--sandbox-no-network":
-        sandboxNetwork = false;
-        break;
-      case "--cluster": {
-        const text = value();
-        const problem = redisUrlProblem(text);
-        if (problem !== undefined)
-          throw new UsageError(`${flag} needs ${problem}, got ${shown(redactedUrl(text))}`);
-        cluster.redisUrl = text;
-        break;
-      }
-      case "--node-url": {
-        const text = value();
-        const problem = nodeUrlProblem(text);
-        if (problem !== undefined)
-          throw new UsageError(`${flag} needs ${problem}, got ${shown(text)}`);
-        cluster.nodeUrl = text;
-        break;
-      }
-      case "--lease-ttl-ms":
-        cluster.leaseTtlMs = number();
-        if (cluster.leaseTtlMs < MIN_LEASE_TTL_MS)
-          throw new UsageError(
-            `${flag} needs at least ${MIN_LEASE_TTL_MS} ms, got ${cluster.leaseTtlMs}`,
-          );
-        break;
-      case "--drain-timeout-ms":
-        cluster.drainTimeoutMs = number();
-        break;
-      case "--index-dir":
-        cluster.indexDir = resolve(value());
-        break;
-      case "--permission-mode":
-        permissions.mode = permissionMode(flag, value());
-        break;
-      case "--permission-modes":
-        permissions.allowed = list().map((mode) => permissionMode(flag, mode));
-        break;
-      case "--no-checkpoints":
-        checkpoints = false;
-        break;
-      case "--no-permissions":
-        permissions.off = true;
-        break;
-      default:
-        throw new UsageError(`Unknown option ${quote(flag)}`);
-    }
-  }
+  const flags = parseFlags(own, files);
+  const {
+    port,
+    hostname,
+    behindProxy,
+    scripted,
+    sessionsDir,
+    workspacesDir,
+    autoCreate,
+    origins,
+    allow,
+    deny,
+    warnings,
+    limits,
+    checkpoints,
+    checkpointMaxFileBytes,
+    uploads,
+    uploadLimits,
+    sandbox,
+    sandboxRead,
+    sandboxWrite,
+    sandboxHide,
+    secretFiles,
+    sandboxNetwork,
+    permissions,
+    cluster,
+    tickets,
+  } = flags;
+  let { token } = flags;
+  if (!checkpoints && checkpointMaxFileBytes !== undefined)
+    throw new UsageError("--checkpoint-max-file-bytes cannot be used with --no-checkpoints");
+  if (!uploads && Object.keys(uploadLimits).length > 0)
+    throw new UsageError("--upload-max-* options cannot be used with --no-uploads");
   if (
     sandbox === undefined &&
     (sandboxRead.length > 0 || sandboxWrite.length > 0 || !sandboxNetwork)
@@ -395,7 +244,16 @@ export function parseArgs(
         : Object.keys(modes).length > 0
           ? { permissions: modes }
           : {}),
-      ...(checkpoints ? {} : { checkpoints: false as const }),
+      ...(!checkpoints
+        ? { checkpoints: false as const }
+        : checkpointMaxFileBytes === undefined
+          ? {}
+          : { checkpoints: { maxFileBytes: checkpointMaxFileBytes } }),
+      ...(!uploads
+        ? { uploads: false as const }
+        : Object.keys(uploadLimits).length > 0
+          ? { uploads: uploadLimits }
+          : {}),
       ...(sandbox === undefined
         ? {}
         : {
@@ -416,50 +274,8 @@ export function parseArgs(
   };
 }
 
-/** A permission mode named on the command line. */
-function permissionMode(flag: string, text: string): PermissionMode {
-  if (isPermissionMode(text)) return text;
-  throw new UsageError(`${flag} knows ask, auto-edits and full, got ${quote(text)}`);
-}
-
 /** Whether `host` is a loopback address (only this machine can connect). */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   return bare === "localhost" || bare === "::1" || /^127\.\d+\.\d+\.\d+$/.test(bare);
-}
-
-/** The first line of a secret's file (`what`: "token"); warns when others may read the file. */
-export function readSecretFile(path: string, what: string, warnings: string[]): string {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-    const mode = statSync(path).mode;
-    if (process.platform !== "win32" && (mode & 0o077) !== 0)
-      warnings.push(
-        `The ${what} file ${path} can be read by other users: run \`chmod 600 ${path}\``,
-      );
-  } catch (error) {
-    throw new UsageError(`Cannot read the ${what} file ${path}: ${(error as Error).message}`);
-  }
-  const secret = text.split(/\r?\n/, 1)[0]?.trim() ?? "";
-  if (secret === "") throw new UsageError(`The ${what} file ${path} is empty`);
-  return secret;
-}
-
-/** The ticket public key file's text (`createTicketVerifier` checks the key, before the start). */
-function readPublicKey(path: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new UsageError(
-      `Cannot read the ticket public key file ${path}: ${(error as Error).message}`,
-    );
-  }
-  return pem;
-}
-
-/** A value from the command line, quoted and cut short, for an error message. */
-function quote(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }

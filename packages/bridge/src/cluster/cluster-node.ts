@@ -76,6 +76,8 @@ export interface ClusterNode {
   readonly drainTimeoutMs: number;
   /** `/readyz`'s check: the lease store answers and the keeper renews in time. */
   readonly readiness: ReadinessCheck;
+  /** Whether this node holds session `key`'s lease, deadline not passed (see `LeaseKeeper.holds`). */
+  holds(key: SessionKey): boolean;
   /** Sessions of `keys` held by another node now. */
   runningElsewhere(keys: readonly SessionKey[]): Promise<Set<SessionKey>>;
   /** Every session leased in the cluster now, for operators (`GET /cluster/sessions`). */
@@ -214,6 +216,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
     url,
     ownership,
     metrics,
+    holds: (key) => keeper.holds(key),
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_MS,
     readiness: {
       name: "lease_store",

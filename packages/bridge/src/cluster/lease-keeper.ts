@@ -27,6 +27,8 @@ export interface LeaseKeeperOptions {
 interface Kept {
   lease: Lease;
   timer: ReturnType<typeof setTimeout>;
+  /** This keeper's clock time at which the lease must be taken as lost. */
+  deadline: number;
 }
 
 /** Renews a set of leases on a timer and fences each one it cannot renew in time. */
@@ -73,6 +75,16 @@ export class LeaseKeeper {
     if (kept === undefined) return;
     clearTimeout(kept.timer);
     this.#kept.delete(key);
+  }
+
+  /**
+   * Whether `key`'s lease is kept and its deadline has not passed by this keeper's clock: checked
+   * synchronously before a write to shared storage, it holds even when the deadline's timer has
+   * not run yet (a process frozen past it wakes up with its I/O handled before its timers).
+   */
+  holds(key: string): boolean {
+    const kept = this.#kept.get(key);
+    return kept !== undefined && this.#now() < kept.deadline;
   }
 
   /** This keeper's clock, for {@link LeaseKeeper.keep}'s `sentAt`. */
@@ -160,7 +172,7 @@ export class LeaseKeeper {
       },
       Math.max(0, deadline - this.#now()),
     );
-    this.#kept.set(key, { lease, timer });
+    this.#kept.set(key, { lease, timer, deadline });
   }
 
   #setReachable(reachable: boolean): void {

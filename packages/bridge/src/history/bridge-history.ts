@@ -34,6 +34,8 @@ export interface BridgeHistoryOptions {
   readonly workspaces?: Workspaces;
   /** Where the sessions' checkpoints are kept: deleting a session removes its own. */
   readonly checkpoints?: { remove(key: SessionKey): Promise<void> } | undefined;
+  /** Where each session's controller is remembered: deleting a session forgets it. */
+  readonly controlMemory?: ((key: SessionKey) => { forget(): Promise<void> }) | undefined;
   /** Sessions of `keys` another node runs now (cluster mode, from the lease store). */
   readonly runningElsewhere?: (keys: readonly SessionKey[]) => Promise<Set<SessionKey>>;
 }
@@ -174,6 +176,8 @@ export class BridgeHistory {
       await this.#store.remove(name);
       await this.#workspaces?.remove(this.#key(name));
       await this.#options.checkpoints?.remove(this.#key(name));
+      // A new session of the same name waits for no viewer of the deleted one.
+      await this.#options.controlMemory?.(this.#key(name)).forget();
       this.#readAt.delete(name);
       safeLog(this.#logger, { event: "session_deleted", session: this.#key(name) });
     });

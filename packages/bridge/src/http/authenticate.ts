@@ -1,12 +1,13 @@
 /**
  * Authentication of every request past the health routes: the origin, then the credential (the
- * bridge's static token, or a user's ticket), then whether the bridge still takes work. What a
+ * bridge's static token, a user's ticket, or a paired device's credential), then whether the bridge still takes work. What a
  * request may reach is kept by request, for the routes to read with {@link Authentication.accessOf}.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { ForwardedIdentity } from "../cluster/forwarded-identity.ts";
 import { BridgeErrorCode } from "../errors.ts";
 import type { OriginCheck } from "../security/origin.ts";
+import { PAIRED_CREDENTIAL_PREFIX, type Pairings } from "../security/pairing.ts";
 import { looksLikeTicket, TicketError, type TicketVerifier } from "../security/tickets.ts";
 import { presentedToken, tokensEqual } from "../security/token.ts";
 import { type Access, BRIDGE_ACCESS, ticketAccess } from "../sessions/access.ts";
@@ -18,6 +19,8 @@ export interface AuthenticationOptions {
   readonly token: string;
   /** Verifies a user's ticket, when the bridge accepts tickets. */
   readonly tickets: TicketVerifier | undefined;
+  /** The credentials of paired devices (see `Pairings`). */
+  readonly pairings?: Pairings;
   readonly originAllowed: OriginCheck;
   /** Whether the bridge is closing (then everything is refused with 503). */
   readonly closing: () => boolean;
@@ -59,6 +62,12 @@ export function authentication(options: AuthenticationOptions): Authentication {
         return refuse(c, 401, "Missing token", BridgeErrorCode.MissingToken);
       } else if (tokensEqual(token, options.token)) {
         accesses.set(c.req.raw, BRIDGE_ACCESS);
+      } else if (options.pairings !== undefined && token.startsWith(PAIRED_CREDENTIAL_PREFIX)) {
+        const access = options.pairings.accessOf(token);
+        if (access === undefined) {
+          return refuse(c, 401, "Wrong or expired pairing credential", BridgeErrorCode.WrongToken);
+        }
+        accesses.set(c.req.raw, access);
       } else if (tickets !== undefined && looksLikeTicket(token)) {
         try {
           accesses.set(c.req.raw, ticketAccess(await tickets(token)));

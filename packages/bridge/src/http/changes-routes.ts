@@ -6,7 +6,6 @@
  * (`POST …/checkpoints/:id/restore`). A caller proves control by naming its socket (`you.id` of
  * `bridge_control`) in the `X-Pi-Kit-Connection` header; nothing is undone while pi is in a run.
  */
-import { CONTROLLER_CONNECTION_HEADER } from "@pi-kit/protocol/bridge";
 import type { Context, Hono } from "hono";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
@@ -16,6 +15,7 @@ import type { Access } from "../sessions/access.ts";
 import { sessionKey } from "../sessions/owner.ts";
 import type { Session } from "../sessions/session.ts";
 import type { SessionRegistry } from "../sessions/session-registry.ts";
+import { assertController } from "./controller-check.ts";
 
 /** What the changes API reads: the running sessions and where their checkpoints are. */
 export interface ChangesRouteOptions {
@@ -124,13 +124,7 @@ export function changesRoutes(api: Hono, checks: RouteChecks, options: ChangesRo
  * unless pi is out of a run (`run_in_progress`: an undo under a running pi would race its tools).
  */
 function assertMayUndo(c: Context, session: Session | undefined): void {
-  const named = c.req.header(CONTROLLER_CONNECTION_HEADER);
-  const controller = session?.alive ? session.controllerId : undefined;
-  if (controller === undefined || named === undefined || named.trim() !== String(controller))
-    throw new BridgeError(
-      BridgeErrorCode.NotController,
-      `Only the socket in control may undo: name it in ${CONTROLLER_CONNECTION_HEADER} (bridge_control's you.id)`,
-    );
+  assertController(c, session, "undo");
   if (session?.inRun)
     throw new BridgeError(
       BridgeErrorCode.RunInProgress,

@@ -3,7 +3,8 @@
  * ticket user's): `GET /api/sessions` lists every session (running or not, paged; with a ticket,
  * those it opens), `POST /api/sessions` creates or opens one, `GET`, `PATCH` (rename) and `DELETE`
  * act on one, `POST /api/sessions/:name/stop` stops its pi, and `GET /api/sessions/:name/files`
- * searches its workspace for `@` mentions. Bodies and answers are the
+ * searches its workspace for `@` mentions; `…/uploads` takes files (`upload-routes.ts`); `POST /api/sessions/:name/pair` mints a pairing ticket
+ * (`pairing-routes.ts`). Bodies and answers are the
  * `SessionSummary` shapes of `@pi-kit/client`. Authentication and the Origin check run before
  * these, in the bridge, which says what the caller may reach. The changes API
  * (`changes-routes.ts`) sits beside them, behind the same checks.
@@ -17,11 +18,14 @@ import type { SessionFiles } from "../files/session-files.ts";
 import type { BridgeHistory } from "../history/bridge-history.ts";
 import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
 import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
+import type { Pairings } from "../security/pairing.ts";
 import { TicketError } from "../security/tickets.ts";
 import type { Access } from "../sessions/access.ts";
 import { sessionKey } from "../sessions/owner.ts";
 import { assertSessionName } from "../sessions/session-name.ts";
 import { type ChangesRouteOptions, changesRoutes } from "./changes-routes.ts";
+import { pairingRoutes } from "./pairing-routes.ts";
+import { type UploadRouteOptions, uploadRoutes } from "./upload-routes.ts";
 
 /** Request body of `POST /api/sessions`. */
 export interface CreateSessionBody {
@@ -53,7 +57,8 @@ export type ClusterForward = (c: Context, error: ClusterRefusalError) => Promise
 /**
  * The session API routes, to mount under `/api`; `scopeOf` says what a request reaches. In
  * cluster mode `forward` answers requests for sessions another node owns, and `metrics` counts
- * every error answer by its code. With `changes`, the changes API is served too.
+ * every error answer by its code. With `changes`, the changes API is served too; with `pairings`,
+ * the pairing route; with `uploads`, the upload API (`upload-routes.ts`).
  */
 export function sessionRoutes(
   scopeOf: (c: Context) => RequestScope,
@@ -61,6 +66,8 @@ export function sessionRoutes(
   forward?: ClusterForward,
   metrics?: Pick<BridgeMetrics, "refusals">,
   changes?: ChangesRouteOptions,
+  pairings?: Pairings,
+  uploads?: UploadRouteOptions,
 ): Hono {
   const api = new Hono();
   /**
@@ -195,6 +202,8 @@ export function sessionRoutes(
   });
 
   if (changes !== undefined) changesRoutes(api, { scopeFor, fail, jsonBody }, changes);
+  if (pairings !== undefined) pairingRoutes(api, { scopeFor, fail, jsonBody }, pairings);
+  if (uploads !== undefined) uploadRoutes(api, { scopeFor, fail, jsonBody }, uploads);
   return api;
 }
 

@@ -13,6 +13,7 @@ import type { CommandPolicy } from "../security/command-policy.ts";
 import { TICKET_CLOCK_TOLERANCE_S } from "../security/tickets.ts";
 import { offeredProtocols } from "../security/token.ts";
 import type { Access } from "../sessions/access.ts";
+import { VIEWER_KEY, VIEWER_KEY_RULE, viewerIdentity } from "../sessions/control-memory.ts";
 import { sessionKey } from "../sessions/owner.ts";
 import { SESSION_NAME_RULE } from "../sessions/session-name.ts";
 import { isSessionName, type SessionRegistry } from "../sessions/session-registry.ts";
@@ -70,6 +71,10 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
     if (!access.allows(name)) {
       return refuse(c, 403, "The ticket does not open this session", TicketRefusal.NotInTicket);
     }
+    const viewer = c.req.query("viewer");
+    if (viewer !== undefined && !VIEWER_KEY.test(viewer)) {
+      return refuse(c, 400, VIEWER_KEY_RULE, BridgeErrorCode.InvalidRequest);
+    }
     let session = options.registry.get(sessionKey(access.owner, name));
     if (session?.alive !== true) {
       try {
@@ -93,7 +98,9 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
           return refuse(c, 500, "Internal error", BridgeErrorCode.Internal);
         }
         const { status } = error;
-        if (status === 502 || status === 504) return refuse(c, 500, error.message, error.code);
+        // Opening a session answers none of the upload API's 413s and 429s; a gateway's are ours.
+        if (status === 502 || status === 504 || status === 413 || status === 429)
+          return refuse(c, 500, error.message, error.code);
         return refuse(c, status, error.message, error.code);
       }
     }
@@ -109,6 +116,7 @@ export function upgradeRoute(options: UpgradeRouteOptions): Handler {
         ? {}
         : { closeAt: access.expiresAt + TICKET_CLOCK_TOLERANCE_S * 1000 }),
       label: c.req.query("label"),
+      ...(viewer === undefined ? {} : { viewer: viewerIdentity(access.owner, viewer) }),
     });
     return options.runtime.upgrade(c, events, protocol);
   };

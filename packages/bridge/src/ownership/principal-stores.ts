@@ -111,6 +111,7 @@ export class PrincipalStores implements SessionLifecycle {
         owner,
         ...(workspaces === undefined ? {} : { workspaces }),
         checkpoints: this.#options.registry.checkpoints,
+        controlMemory: this.#options.registry.controlMemory,
         ...(runningElsewhere === undefined ? {} : { runningElsewhere }),
       });
       space = { store, history };

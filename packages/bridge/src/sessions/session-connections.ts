@@ -27,7 +27,7 @@ export interface StartNotice {
 /** The connections of one session, and what a joining one is sent. */
 export class SessionConnections {
   /** The connections and which of them controls; the fan-out sends through it. */
-  readonly control = new SessionControl<SessionConnection>();
+  readonly control: SessionControl<SessionConnection>;
   readonly #run: RunRecorder;
   readonly #dialogs: PendingDialogs;
   readonly #ui: RetainedUi;
@@ -37,7 +37,14 @@ export class SessionConnections {
   #runsAtNotice: number | undefined;
   #detachedAt = performance.now();
 
-  constructor(run: RunRecorder, dialogs: PendingDialogs, ui: RetainedUi, notice?: StartNotice) {
+  constructor(
+    run: RunRecorder,
+    dialogs: PendingDialogs,
+    ui: RetainedUi,
+    notice?: StartNotice,
+    control = new SessionControl<SessionConnection>(),
+  ) {
+    this.control = control;
     this.#run = run;
     this.#dialogs = dialogs;
     this.#ui = ui;

@@ -6,6 +6,10 @@
  * hands it to the newest connection of the same label that attached after it: the same page
  * reloaded, or reconnected, before the bridge saw its old socket go. Otherwise a watcher takes
  * control only explicitly. Every change is announced to every connection.
+ *
+ * A session that starts again (a restarted bridge, a pi that exited) may wait for the viewer that
+ * controlled it before: until that viewer's identity attaches, or the wait ends, everyone watches;
+ * then the oldest connection that may control takes it. Taking control explicitly ends the wait.
  */
 import {
   type BridgeControlRecord,
@@ -22,14 +26,42 @@ export interface ControlledConnection {
   readonly label: string;
   /** The connection may never control (a read-only ticket). */
   readonly readOnly: boolean;
+  /** Who the viewer is across connections and restarts (see `viewerIdentity`), if its client said. */
+  readonly viewer?: string | undefined;
   /** Sends one record as one text message. */
   send(line: string): void;
+}
+
+/** How control of a session starts, and who hears of its changes. */
+export interface ControlStart {
+  /** Control waits `ms` for the viewer `identity`, which controlled the session before. */
+  readonly reclaim?: { readonly identity: string; readonly ms: number } | undefined;
+  /** Told the controller's identity whenever the controller changes (`undefined`: none, or no identity). */
+  readonly onChange?: ((identity: string | undefined) => void) | undefined;
 }
 
 /** The connections of one session, in the order they attached, and the controller among them. */
 export class SessionControl<C extends ControlledConnection> {
   readonly #connections = new Set<C>();
   #controller: C | undefined;
+  readonly #onChange: ((identity: string | undefined) => void) | undefined;
+  /** The identity control waits for, while it waits. */
+  #awaited: string | undefined;
+  #waitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(start: ControlStart = {}) {
+    this.#onChange = start.onChange;
+    if (start.reclaim === undefined) return;
+    this.#awaited = start.reclaim.identity;
+    this.#waitTimer = setTimeout(() => this.#endWait(true), start.reclaim.ms);
+    // The wait alone must not keep a Node or Bun process alive.
+    (this.#waitTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Whether control waits for the viewer that held it before. */
+  get waiting(): boolean {
+    return this.#awaited !== undefined;
+  }
 
   /** The attached connections, oldest first. */
   get connections(): ReadonlySet<C> {
@@ -49,8 +81,35 @@ export class SessionControl<C extends ControlledConnection> {
   /** Adds a connection; it takes control when nobody has it and it may. Announces the change. */
   attach(connection: C): void {
     this.#connections.add(connection);
-    if (this.#controller === undefined && !connection.readOnly) this.#controller = connection;
+    if (this.#controller === undefined && !connection.readOnly) {
+      if (this.#awaited === undefined) this.#set(connection);
+      else if (connection.viewer === this.#awaited) {
+        this.#endWait(false);
+        this.#set(connection);
+      }
+    }
     this.#announce(connection);
+  }
+
+  /** Ends the wait for the former controller; `handOver`: the oldest that may control takes it. */
+  #endWait(handOver: boolean): void {
+    if (this.#awaited === undefined) return;
+    this.#awaited = undefined;
+    clearTimeout(this.#waitTimer);
+    if (!handOver || this.#controller !== undefined) return;
+    for (const connection of this.#connections) {
+      if (connection.readOnly) continue;
+      this.#set(connection);
+      this.#announce();
+      return;
+    }
+  }
+
+  /** Makes `next` the controller, telling `onChange` when that is a change. */
+  #set(next: C | undefined): void {
+    if (next === this.#controller) return;
+    this.#controller = next;
+    this.#onChange?.(next?.viewer);
   }
 
   /**
@@ -59,7 +118,7 @@ export class SessionControl<C extends ControlledConnection> {
    */
   detach(connection: C): boolean {
     if (!this.#connections.has(connection)) return false;
-    if (this.#controller === connection) this.#controller = this.#successor(connection);
+    if (this.#controller === connection) this.#set(this.#successor(connection));
     this.#connections.delete(connection);
     this.#announce();
     return true;
@@ -94,7 +153,8 @@ export class SessionControl<C extends ControlledConnection> {
       connection.send(JSON.stringify(refusal));
       return false;
     }
-    this.#controller = connection;
+    this.#endWait(false);
+    this.#set(connection);
     this.#announce();
     return true;
   }
@@ -135,11 +195,16 @@ export class SessionControl<C extends ControlledConnection> {
     });
   }
 
-  /** Forgets every connection (the session ends); returns them. */
+  /**
+   * Forgets every connection (the session ends); returns them. Not a change of controller: the
+   * one that had control keeps it for when the session starts again.
+   */
   clear(): C[] {
     const all = [...this.#connections];
     this.#connections.clear();
     this.#controller = undefined;
+    this.#awaited = undefined;
+    clearTimeout(this.#waitTimer);
     return all;
   }
 

@@ -9,6 +9,7 @@ import type {
 } from "@pi-kit/client/process";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import type { BridgeLogger } from "../logger.ts";
+import type { ControlMemory } from "./control-memory.ts";
 import type { SessionKey } from "./owner.ts";
 import { withoutModelChoice } from "./pi-args.ts";
 
@@ -68,6 +69,10 @@ export interface SessionSettings {
   readonly onRelayed?: ((seconds: number) => void) | undefined;
   /** Where the sessions' checkpoints are kept; `undefined`: none are (`--no-checkpoints`). */
   readonly checkpoints?: CheckpointStore | undefined;
+  /** Where session `key`'s controller is remembered across restarts; `undefined`: nowhere. */
+  readonly controlMemory?: ((key: SessionKey) => ControlMemory) | undefined;
+  /** How long a session that starts again waits for the viewer that controlled it, in ms. */
+  readonly controlReclaimMs?: number | undefined;
 }
 
 /** How to spawn the pi of the session in `dir`, started as `plan` says. */

@@ -14,6 +14,7 @@ import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
 import { BridgeError, BridgeErrorCode } from "../errors.ts";
 import type { LiveState } from "../history/stored-session.ts";
 import { safeLog } from "../logger.ts";
+import type { ControlMemory } from "./control-memory.ts";
 import { FanOut } from "./fan-out.ts";
 import { BRIDGE_OWNER, type SessionKey, sessionKey } from "./owner.ts";
 import { PendingDialogs } from "./pending-dialogs.ts";
@@ -24,7 +25,7 @@ import { RetainedUi } from "./retained-ui.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { SessionConnections } from "./session-connections.ts";
-import type { SessionControl } from "./session-control.ts";
+import { SessionControl } from "./session-control.ts";
 import { SessionFile } from "./session-file.ts";
 import {
   type CloseReason,
@@ -67,6 +68,8 @@ export class Session {
   #promptsHeld = 0;
   /** The names of pi's extension commands (`get_commands`), asked once: they start no run. */
   #extensionCommands: Promise<ReadonlySet<string>> | undefined;
+  /** Where the controller is remembered for the next start, when the bridge keeps it. */
+  readonly #controlMemory: ControlMemory | undefined;
   #state: SessionState = "running";
   #exit: SessionExit | null = null;
   #stopping = false;
@@ -78,6 +81,7 @@ export class Session {
     transport: ChildProcessTransport,
     settings: SessionSettings,
     plan: StartPlan,
+    formerController: string | undefined,
   ) {
     this.name = name;
     this.key = key;
@@ -94,6 +98,9 @@ export class Session {
       this.#input.hold(() => this.#checkpoint(() => checkpoints.sessionStart()));
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
     const ui = new RetainedUi();
+    const memory = settings.controlMemory?.(key);
+    this.#controlMemory = memory;
+    const reclaimMs = settings.controlReclaimMs;
     this.#connections = new SessionConnections(
       this.#run,
       this.#dialogs,
@@ -101,6 +108,13 @@ export class Session {
       plan.notice === undefined
         ? undefined
         : { id: `${this.#router.idPrefix}notice`, message: plan.notice },
+      new SessionControl<SessionConnection>({
+        reclaim:
+          formerController === undefined || reclaimMs === undefined || reclaimMs <= 0
+            ? undefined
+            : { identity: formerController, ms: reclaimMs },
+        onChange: memory === undefined ? undefined : (identity) => memory.remember(identity),
+      }),
     );
     this.#fanOut = new FanOut(this.#connections.control, settings.highWaterMark);
     this.#output = new PiOutput({
@@ -137,6 +151,8 @@ export class Session {
     key: SessionKey = sessionKey(BRIDGE_OWNER, name),
   ): Promise<Session> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
+    // Who controlled the session when it last ran here or on another node: control waits for it.
+    const formerController = await settings.controlMemory?.(key).recall();
     let transport: ChildProcessTransport;
     try {
       transport = await settings.spawn(spawnOptions(settings, dir, plan), dir);
@@ -145,7 +161,7 @@ export class Session {
         cause,
       });
     }
-    const session = new Session(name, key, dir, transport, settings, plan);
+    const session = new Session(name, key, dir, transport, settings, plan, formerController);
     if (plan.name !== undefined) {
       // Written before any client's command, so pi has the name before anything else.
       session.setName(plan.name).catch(() => {
@@ -366,6 +382,8 @@ export class Session {
         reason === "shutdown" ? BridgeCloseCode.GoingAway : BridgeCloseCode.SessionClosed;
       this.#connections.closeAll(code, closeReason({ reason }));
       await this.#transport.close();
+      // A bridge that stops next must have written who controlled, for its next start.
+      await this.#controlMemory?.settled();
       safeLog(this.#settings.logger, { event: "session_closed", session: this.key, reason });
     }
     return this.exited;
@@ -378,6 +396,7 @@ export class Session {
    */
   fence(): void {
     this.#transport.kill("SIGKILL");
+    this.#controlMemory?.stop();
     this.#settings.checkpoints?.fence(this.key);
     if (this.#exit !== null) return;
     this.#stopping = true;

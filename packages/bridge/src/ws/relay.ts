@@ -47,6 +47,8 @@ export interface RelayContext {
   readonly label?: string;
   /** The connection may watch but never control (a read-only ticket). Default `false`. */
   readonly readOnly?: boolean;
+  /** Who the viewer is across reconnects and restarts (`viewerIdentity` of its viewer key), if it said. */
+  readonly viewer?: string;
   /**
    * When the connection's credential runs out (a ticket's `exp` plus the clock tolerance, ms
    * since the epoch): the socket is closed then (4401, `ticket_expired`), and nothing it sends
@@ -103,6 +105,7 @@ class SocketConnection implements SessionConnection {
   readonly id = nextConnectionId++;
   readonly label: string;
   readonly readOnly: boolean;
+  readonly viewer: string | undefined;
   readonly #ws: WSContext<unknown>;
   readonly #raw: unknown;
   readonly #context: RelayContext;
@@ -125,6 +128,7 @@ class SocketConnection implements SessionConnection {
       .slice(0, MAX_LABEL_LENGTH);
     this.label = label || `connection ${this.id}`;
     this.readOnly = context.readOnly === true;
+    this.viewer = context.viewer;
     this.#bucket = new TokenBucket(context.limits.messagesPerSecond, context.limits.messageBurst);
     this.#armExpiry();
   }

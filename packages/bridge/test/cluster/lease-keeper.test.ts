@@ -195,3 +195,24 @@ test("keeper: with no leases it pings, and reports the store unreachable and bac
   keeper.close();
   assert.deepEqual(changes, [false, true]);
 });
+
+test("keeper: holds() is false once the deadline passes by its clock, before the deadline's timer runs (a thawed node writes nothing)", () => {
+  let now = 0;
+  const fake = { ttlMs: 3000 } as LeaseStore;
+  const keeper = new LeaseKeeper(fake, {
+    onLost: () => {},
+    now: () => now,
+    renewEveryMs: 3_600_000,
+  });
+  try {
+    const lease = { fence: 1 } as Lease;
+    keeper.keep("s", lease, 0);
+    assert.equal(keeper.holds("s"), true);
+    assert.equal(keeper.holds("other"), false, "a lease it does not keep");
+    // Frozen past the deadline (TTL less the margin): the timer has not run, holds() says no.
+    now = 3000 - 3000 / 5;
+    assert.equal(keeper.holds("s"), false);
+  } finally {
+    keeper.close();
+  }
+});

@@ -3,13 +3,7 @@
  * it runs in browsers, Node, Deno and Bun. Every call takes an `AbortSignal` and rejects with a
  * {@link SessionHistoryError} (the history API's error: the same statuses, the same codes).
  */
-import {
-  type ChangeSet,
-  type CheckpointSummary,
-  CONTROLLER_CONNECTION_HEADER,
-  type FileChange,
-  type FileDiff,
-} from "@pi-kit/protocol/bridge";
+import type { ChangeSet, CheckpointSummary, FileChange, FileDiff } from "@pi-kit/protocol/bridge";
 import { badResponse, bridgeJsonCall } from "../history/bridge-json-call.ts";
 import type { BridgeToken } from "../transports/websocket/protocols.ts";
 import type { WorkspaceChanges, WorkspaceChangesCallOptions } from "./workspace-changes.ts";
@@ -112,14 +106,13 @@ export class BridgeWorkspaceChanges implements WorkspaceChanges {
     signal: AbortSignal | undefined,
     write = false,
   ): Promise<unknown> {
-    const id = write ? this.#connectionId() : undefined;
     return bridgeJsonCall({
       fetch: this.#fetch,
       url: `${this.#base}${path}`,
       method,
       body,
       token: this.#token,
-      ...(id === undefined ? {} : { headers: { [CONTROLLER_CONNECTION_HEADER]: String(id) } }),
+      controller: write ? this.#connectionId() : undefined,
       signal,
     });
   }

@@ -11,11 +11,21 @@
  * workspace is its `GIT_WORK_TREE`, so the user's own `.git` is never read or written.
  * @module
  */
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CheckpointSummary, FileChange, FileChangeStatus } from "@pi-kit/protocol/bridge";
+import { CheckpointError } from "./checkpoint-error.ts";
+import { DirectoryStamps } from "./directory-stamps.ts";
 import { type ShadowGit, shadowGit } from "./git-command.ts";
 import { inheritedIgnores } from "./inherited-ignores.ts";
+import {
+  type LargeFile,
+  type LargeFiles,
+  loadLargeFiles,
+  saveLargeFiles,
+  withLargeFiles,
+} from "./large-files.ts";
+import { parseRawNumstat } from "./raw-diff.ts";
 
 export type { FileChange, FileChangeStatus };
 
@@ -25,7 +35,10 @@ export interface CheckpointsOptions {
   readonly workspace: string;
   /** Where the shadow repository lives: a directory outside the workspace, created if missing. */
   readonly dir: string;
-  /** Untracked files larger than this are left out of checkpoints (and listed as skipped). Default 5 MiB. */
+  /**
+   * Untracked files larger than this (in bytes) are not snapshotted: they are listed as changed,
+   * marked `tooLarge`, but cannot be reverted or restored. Default 5 MiB.
+   */
   readonly maxFileBytes?: number;
   /** The git executable. Default `git` on `PATH`. */
   readonly git?: string;
@@ -43,13 +56,6 @@ const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const REF_PREFIX = "refs/pi-kit/checkpoints/";
 /** The shadow repository's branch: each checkpoint is a commit on it. */
 const BRANCH = "checkpoints";
-const STATUS: Readonly<Record<string, FileChangeStatus>> = {
-  A: "added",
-  M: "modified",
-  T: "modified",
-  D: "deleted",
-  R: "renamed",
-};
 
 /** The checkpoints of one workspace. */
 export class Checkpoints {
@@ -58,14 +64,21 @@ export class Checkpoints {
   readonly #workspace: string;
   readonly #maxFileBytes: number;
   /**
-   * The exclude file's fixed lines: the `.gitignore` rules the workspace inherits from the
-   * repository it lies in, then {@link CheckpointsOptions.exclude}.
+   * The exclude file: the `.gitignore` rules the workspace inherits from the repository it lies
+   * in, then {@link CheckpointsOptions.exclude}.
    */
-  #alwaysExcluded: string;
+  #excludeFile: string;
   /** The checkpoints, read once from the refs, then kept up to date here. */
   #checkpoints: Checkpoint[] | undefined;
-  /** The files the exclude file lists now (left out for their size). */
-  #excluded: readonly string[] = [];
+  /**
+   * The workspace's directories when the last listing scanned it: while none changed, no file
+   * can have come or gone, and a listing needs no scan. Dropped by reverts and restores.
+   */
+  #stamps: DirectoryStamps | undefined;
+  /** The files over the cap that scan found. */
+  #large: LargeFiles = new Map();
+  /** The files over the cap each checkpoint recorded, as read or written so far. */
+  readonly #largeAt = new Map<string, LargeFiles>();
   /** One git operation at a time: they share the shadow index. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -73,7 +86,7 @@ export class Checkpoints {
     this.#gitDir = join(options.dir, "git");
     this.#workspace = options.workspace;
     this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.#alwaysExcluded = excludeLines(options.exclude ?? []);
+    this.#excludeFile = excludeLines(options.exclude ?? []);
     this.#git = shadowGit(options.git ?? "git", this.#gitDir, options.workspace);
   }
 
@@ -98,15 +111,28 @@ export class Checkpoints {
   /** Takes a checkpoint of the workspace as it is now. */
   checkpoint(label: string): Promise<Checkpoint> {
     return this.#serial(async () => {
-      await this.#stage();
+      const large = await this.#stage();
       // One process writes the tree, the commit and the branch; the id is read from the ref file.
-      await this.#git.run(["commit", "-q", "--no-verify", "--allow-empty", "-m", label]);
+      // Whole seconds, as git keeps them: the time read back from the refs (after a restart, or
+      // on another node in a cluster) is the same.
+      const createdAt = Math.floor(Date.now() / 1000) * 1000;
+      await this.#git.run([
+        "commit",
+        "-q",
+        "--no-verify",
+        "--allow-empty",
+        `--date=@${createdAt / 1000} +0000`,
+        "-m",
+        label,
+      ]);
       const id = (await readFile(join(this.#gitDir, "refs", "heads", BRANCH), "utf8")).trim();
+      await saveLargeFiles(this.#gitDir, id, large);
+      this.#largeAt.set(id, large);
       const list = await this.#list();
       const number = String(list.length + 1).padStart(6, "0");
       const refs = join(this.#gitDir, ...REF_PREFIX.split("/").filter(Boolean));
       await writeFile(join(refs, number), `${id}\n`);
-      const checkpoint = { id, label, createdAt: Date.now() };
+      const checkpoint = { id, label, createdAt };
       list.push(checkpoint);
       return checkpoint;
     });
@@ -117,30 +143,41 @@ export class Checkpoints {
     return this.#serial(async () => [...(await this.#list())]);
   }
 
-  /** The files changed since checkpoint `since`, sorted by path. */
+  /**
+   * The files changed since checkpoint `since`, sorted by path; files over the size cap are
+   * among them, marked `tooLarge` with their `size`.
+   */
   changes(since: string): Promise<FileChange[]> {
     return this.#serial(async () => {
-      // The quick way: `git add -A` with the files excluded so far, then a look at the sizes of
-      // the files it added (a full scan for oversized files costs a walk of the tree).
-      await this.#excludeAndAdd(this.#excluded);
-      const changes = await this.#changes(since);
-      const large: string[] = [];
-      for (const change of changes) {
-        if (change.status !== "added" && change.status !== "renamed") continue;
-        if ((await this.#size(change.path)) > this.#maxFileBytes) large.push(change.path);
+      // The quick way, while no file came or went since the last scan: one git compares the
+      // work tree with the checkpoint (the index only as a stat cache, as `git diff` does).
+      const large = await this.#stillLarge();
+      if (large !== undefined) {
+        const out = await this.#git.run(["diff", "-z", "-M", "--raw", "--numstat", since]);
+        const changes = parseRawNumstat(out.stdout.toString("utf8"));
+        // A changed `.gitignore` may change which files git sees: scanned afresh.
+        if (!changes.some((c) => /(^|\/)\.gitignore$/.test(c.path)))
+          return this.#withLarge(since, changes, large);
       }
-      if (large.length === 0) return changes;
-      await this.#git.run(["rm", "-q", "--cached", "--", ...large]);
-      await this.#excludeAndAdd([...this.#excluded, ...large]);
-      return this.#changes(since);
+      const scannedAt = Date.now();
+      const untracked = await this.#untracked(true);
+      await this.#add(untracked.large);
+      this.#large = untracked.large;
+      this.#stamps = await DirectoryStamps.capture(
+        this.#workspace,
+        untracked.seen,
+        (dirs) => this.#ignored(dirs),
+        scannedAt,
+      );
+      return this.#withLarge(since, await this.#stagedChanges(since), untracked.large);
     });
   }
 
-  /** The unified diff of one changed file since `since` ("" when it did not change). */
+  /** The unified diff of one changed file since `since` ("" when it did not change or is too large). */
   diff(since: string, path: string): Promise<string> {
     return this.#serial(async () => {
       await this.#stage();
-      const change = (await this.#changes(since)).find((c) => c.path === path);
+      const change = (await this.#stagedChanges(since)).find((c) => c.path === path);
       if (change === undefined) return "";
       const paths = change.oldPath === undefined ? [path] : [change.oldPath, path];
       const out = await this.#git.run(["diff", "--cached", "-M", since, "--", ...paths]);
@@ -150,13 +187,19 @@ export class Checkpoints {
 
   /**
    * Puts one file back as it was at `since`: its content and mode, or removes it if it did not
-   * exist then; a renamed file goes back to its old path.
+   * exist then; a renamed file goes back to its old path. A file over the size cap that existed
+   * at `since` cannot be put back: a {@link CheckpointError} (`too_large_to_restore`), nothing
+   * changed.
    */
   revertFile(since: string, path: string): Promise<void> {
     return this.#serial(async () => {
-      await this.#stage();
-      const change = (await this.#changes(since)).find((c) => c.path === path);
+      this.#stamps = undefined;
+      const large = await this.#stage();
+      const changes = await this.#withLarge(since, await this.#stagedChanges(since), large);
+      const change = changes.find((c) => c.path === path);
       if (change === undefined) return;
+      if (change.tooLarge === true && change.status !== "added")
+        throw new CheckpointError("too_large_to_restore", [path]);
       if (change.status === "added" || change.status === "renamed") {
         await rm(join(this.#workspace, path), { force: true });
         await this.#git.run(["rm", "-q", "--cached", "--ignore-unmatch", "--", path]);
@@ -167,125 +210,127 @@ export class Checkpoints {
     });
   }
 
-  /** Restores the whole workspace to checkpoint `id` (ignored and skipped files are left alone). */
+  /**
+   * Restores the whole workspace to checkpoint `id` (ignored files are left alone; files over the
+   * size cap created since are removed like any other). When a file over the cap existed at `id`
+   * and changed since, it cannot be put back: a {@link CheckpointError}
+   * (`too_large_to_restore`) naming them, and nothing is changed.
+   */
   restore(id: string): Promise<void> {
     return this.#serial(async () => {
-      await this.#stage();
+      this.#stamps = undefined;
+      const large = await this.#stage();
+      const changes = await this.#withLarge(id, await this.#stagedChanges(id), large);
+      const lost = changes.filter((c) => c.tooLarge === true && c.status !== "added");
+      if (lost.length > 0)
+        throw new CheckpointError(
+          "too_large_to_restore",
+          lost.map((c) => c.path),
+        );
       await this.#git.run(["read-tree", "-u", "--reset", id]);
+      for (const change of changes)
+        if (change.tooLarge === true) await rm(join(this.#workspace, change.path), { force: true });
     });
   }
 
-  /** Files left out of checkpoints for their size (untracked, over `maxFileBytes`), by path. */
+  /** Untracked files over the size cap (not snapshotted), by path. */
   skipped(): Promise<string[]> {
-    return this.#serial(async () => {
-      await this.#stage();
-      return [...this.#excluded].sort();
-    });
+    return this.#serial(async () => [...(await this.#untracked()).large.keys()].sort());
   }
 
   async #init(): Promise<void> {
     await mkdir(this.#gitDir, { recursive: true, mode: 0o700 });
-    this.#alwaysExcluded = (await inheritedIgnores(this.#workspace)) + this.#alwaysExcluded;
+    this.#excludeFile = (await inheritedIgnores(this.#workspace)) + this.#excludeFile;
     await this.#git.run(["init", "-q", `--initial-branch=${BRANCH}`]);
     await mkdir(join(this.#gitDir, ...REF_PREFIX.split("/").filter(Boolean)), { recursive: true });
-    // Files a previous run left out for their size are looked at again.
-    await writeFile(join(this.#gitDir, "info", "exclude"), this.#alwaysExcluded);
+    await writeFile(join(this.#gitDir, "info", "exclude"), this.#excludeFile);
     for (const [key, value] of [
       ["core.autocrlf", "false"],
       ["core.safecrlf", "false"],
       ["core.quotepath", "false"],
       ["gc.auto", "0"],
-      // Remembers which directories hold no new files: the scans of 10,000 files stay cheap.
-      ["core.untrackedCache", "true"],
       ["feature.manyFiles", "true"],
       ["commit.gpgSign", "false"],
     ] as const)
       await this.#git.run(["config", key, value]);
   }
 
-  /** Brings the shadow index up to the workspace: everything but ignored and oversized files. */
-  async #stage(): Promise<void> {
-    await this.#excludeAndAdd(await this.#oversized());
-  }
-
-  /** `git add -A`, leaving out `excluded` (paths relative to the workspace). */
-  async #excludeAndAdd(excluded: readonly string[]): Promise<void> {
-    await this.#writeExclude(excluded);
-    await this.#git.run(["add", "-A", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
-  }
-
-  /** The repository's own exclude file lists `excluded`, anchored and escaped. */
-  async #writeExclude(excluded: readonly string[]): Promise<void> {
-    if (
-      excluded.length === this.#excluded.length &&
-      excluded.every((p, i) => p === this.#excluded[i])
-    )
-      return;
-    await writeFile(
-      join(this.#gitDir, "info", "exclude"),
-      this.#alwaysExcluded + excludeLines(excluded),
-    );
-    this.#excluded = [...excluded];
-  }
-
-  /** Untracked, not ignored files over the size cap. */
-  async #oversized(): Promise<string[]> {
-    await this.#writeExclude([]);
-    const out = await this.#git.run(["ls-files", "-z", "--others", "--exclude-standard"]);
-    const paths = out.stdout.toString("utf8").split("\0").filter(Boolean);
-    const large: string[] = [];
-    for (const path of paths) if ((await this.#size(path)) > this.#maxFileBytes) large.push(path);
+  /** Brings the shadow index up to the workspace (all but ignored and oversized files): those. */
+  async #stage(): Promise<LargeFiles> {
+    const { large } = await this.#untracked();
+    await this.#add(large);
     return large;
   }
 
-  async #size(path: string): Promise<number> {
-    return stat(join(this.#workspace, path)).then(
-      (s) => s.size,
-      () => 0,
-    );
+  /** `git add -A`, leaving out `large` (untracked files over the cap). */
+  async #add(large: LargeFiles): Promise<void> {
+    const excluded = [...large.keys()].map((path) => `:(exclude,literal)${path}`);
+    await this.#git.run(["add", "-A", "--ignore-errors", "--", ".", ...excluded], {
+      okCodes: [0, 1],
+    });
   }
 
-  async #changes(since: string): Promise<FileChange[]> {
-    // One process: the raw entries (status and paths), then the line counts.
-    const fields = (
-      await this.#git.run(["diff", "--cached", "-z", "-M", "--raw", "--numstat", since])
-    ).stdout
-      .toString("utf8")
-      .split("\0");
-    const entries: Array<{ path: string; oldPath?: string; status: FileChangeStatus }> = [];
-    const counts = new Map<string, { additions: number; deletions: number; binary: boolean }>();
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i] as string;
-      if (field === "") continue;
-      if (field.startsWith(":")) {
-        // ":100644 100644 <old> <new> R100", then the path (a rename: old, then new).
-        const code = field.slice(field.lastIndexOf(" ") + 1);
-        const status = STATUS[code[0] as string] ?? "modified";
-        const oldPath = status === "renamed" ? (fields[++i] as string) : undefined;
-        const path = fields[++i] as string;
-        entries.push({ path, ...(oldPath === undefined ? {} : { oldPath }), status });
-        continue;
-      }
-      const [added, deleted, inline] = field.split("\t") as [string, string, string];
-      let path = inline;
-      if (inline === "") {
-        // A rename's paths follow as two fields of their own: old, then new.
-        i += 2;
-        path = fields[i] as string;
-      }
-      const binary = added === "-";
-      counts.set(path, {
-        additions: binary ? 0 : Number(added),
-        deletions: binary ? 0 : Number(deleted),
-        binary,
-      });
+  /**
+   * The untracked, not ignored files over the size cap; with `tracked`, also every file git sees
+   * (tracked or not) in `seen`.
+   */
+  async #untracked(tracked = false): Promise<{ large: Map<string, LargeFile>; seen: string[] }> {
+    const which = tracked ? ["-t", "--cached"] : [];
+    const out = await this.#git.run(["ls-files", "-z", ...which, "--others", "--exclude-standard"]);
+    const seen: string[] = [];
+    const large = new Map<string, LargeFile>();
+    for (const entry of out.stdout.toString("utf8").split("\0")) {
+      if (entry === "") continue;
+      // With -t, each entry is tagged: `? ` for an untracked file.
+      const path = tracked ? entry.slice(2) : entry;
+      seen.push(path);
+      if (tracked && !entry.startsWith("? ")) continue;
+      const info = await lstat(join(this.#workspace, path)).catch(() => undefined);
+      if (info?.isFile() === true && info.size > this.#maxFileBytes)
+        large.set(path, { size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
     }
-    return entries
-      .map((entry) => ({
-        ...entry,
-        ...(counts.get(entry.path) ?? { additions: 0, deletions: 0, binary: false }),
-      }))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { large, seen };
+  }
+
+  /**
+   * The files over the cap as they are now, when no file came or went since the last scan and
+   * each is still over the cap; otherwise `undefined` (a scan is due).
+   */
+  async #stillLarge(): Promise<LargeFiles | undefined> {
+    if (this.#stamps === undefined || !(await this.#stamps.unchanged())) return undefined;
+    const now = new Map<string, LargeFile>();
+    for (const path of this.#large.keys()) {
+      const info = await lstat(join(this.#workspace, path)).catch(() => undefined);
+      if (info === undefined || info.size <= this.#maxFileBytes) return undefined;
+      now.set(path, { size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+    }
+    return now;
+  }
+
+  /** Which of `dirs` (relative, `/`-separated) git ignores. */
+  async #ignored(dirs: readonly string[]): Promise<ReadonlySet<string>> {
+    const out = await this.#git.run(["check-ignore", "-z", "--stdin"], {
+      okCodes: [0, 1],
+      stdin: `${dirs.join("\0")}\0`,
+    });
+    return new Set(out.stdout.toString("utf8").split("\0").filter(Boolean));
+  }
+
+  /** The changes of the shadow index since `since`. */
+  async #stagedChanges(since: string): Promise<FileChange[]> {
+    const out = await this.#git.run(["diff", "--cached", "-z", "-M", "--raw", "--numstat", since]);
+    return parseRawNumstat(out.stdout.toString("utf8"));
+  }
+
+  /** `changes` with the files over the cap since `since` merged in (`now`: those there now). */
+  async #withLarge(since: string, changes: FileChange[], now: LargeFiles): Promise<FileChange[]> {
+    const then = this.#largeAt.get(since) ?? (await loadLargeFiles(this.#gitDir, since));
+    this.#largeAt.set(since, then);
+    const present = new Set<string>();
+    for (const path of then.keys())
+      if (!now.has(path) && (await lstat(join(this.#workspace, path)).catch(() => undefined)))
+        present.add(path);
+    return withLargeFiles(changes, then, now, (path) => present.has(path));
   }
 
   async #list(): Promise<Checkpoint[]> {
@@ -293,7 +338,7 @@ export class Checkpoints {
     const out = await this.#git.run([
       "for-each-ref",
       "--sort=refname",
-      "--format=%(objectname)%00%(committerdate:unix)%00%(subject)",
+      "--format=%(objectname)%00%(authordate:unix)%00%(subject)",
       REF_PREFIX,
     ]);
     this.#checkpoints = out.stdout

@@ -13,10 +13,10 @@ export interface GitResult {
 
 /** How to run git on one shadow repository. */
 export interface ShadowGit {
-  /** Runs `git args`; rejects with stderr unless it exits with one of `okCodes` (0). */
+  /** Runs `git args` (fed `stdin`); rejects with stderr unless it exits with one of `okCodes` (0). */
   run(
     args: readonly string[],
-    options?: { readonly okCodes?: readonly number[] },
+    options?: { readonly okCodes?: readonly number[]; readonly stdin?: string },
   ): Promise<GitResult>;
 }
 
@@ -44,8 +44,11 @@ export function shadowGit(binary: string, gitDir: string, workTree: string): Sha
         const child = spawn(binary, [...args], {
           cwd: workTree,
           env,
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: ["pipe", "pipe", "pipe"],
         });
+        // git may exit without reading it all (a failure): that is its exit code's business.
+        child.stdin.on("error", () => undefined);
+        child.stdin.end(options.stdin ?? "");
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on("data", (chunk: Buffer) => out.push(chunk));

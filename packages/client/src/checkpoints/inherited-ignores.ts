@@ -7,6 +7,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { segmentMatches } from "./wildmatch.ts";
 
 /**
  * The exclude-file lines for `workspace` from the `.gitignore` files of the directories above it
@@ -31,28 +32,65 @@ export async function inheritedIgnores(workspace: string): Promise<string> {
 }
 
 /**
- * The rules of a `.gitignore` as seen from its subdirectory `sub` (`/`-separated): rules that
- * match at any depth stay as they are; rules anchored under `sub` are re-anchored to it; the
- * others (anchored elsewhere, or with a pattern in the part that names `sub`) cannot match there.
+ * The rules of a `.gitignore` as seen from its subdirectory `sub` (`/`-separated), as git applies
+ * them to the files under `sub`: rules that match at any depth stay as they are; a rule anchored
+ * to the `.gitignore`'s directory (it has a `/` but at its end) has its leading segments matched
+ * against `sub`'s (wildcards, `**` over any number of them) and what is left re-anchored to
+ * `sub`, one line per way to match; rules that cannot match under `sub` go. A rule that matches
+ * `sub` itself or a directory above it is not inherited: it would leave the whole workspace out.
  */
 export function rebaseIgnores(text: string, sub: string): string {
+  const subSegments = sub.split("/");
   let out = "";
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/(?<!\\)\s+$/, "");
+    // git drops trailing spaces unless the last is escaped with a backslash.
+    const line = raw.replace(/(?<!\\) +$/, "");
     if (line === "" || line.startsWith("#")) continue;
     const negated = line.startsWith("!");
     const body = negated ? line.slice(1) : line;
     const dirOnly = body.endsWith("/");
     const pattern = dirOnly ? body.slice(0, -1) : body;
-    if (!pattern.includes("/") || pattern.startsWith("**/")) {
+    if (pattern === "") continue;
+    // No `/` (but a leading `**/`): it matches at any depth, under `sub` as anywhere.
+    if (!pattern.replace(/^\*\*\//, "").includes("/")) {
       out += `${line}\n`;
       continue;
     }
-    const path = pattern.replace(/^\//, "");
-    if (!path.startsWith(`${sub}/`)) continue;
-    const rest = path.slice(sub.length + 1);
-    if (rest === "") continue;
-    out += `${negated ? "!" : ""}/${rest}${dirOnly ? "/" : ""}\n`;
+    const segments = pattern.replace(/^\//, "").split("/");
+    for (const rest of remainders(segments, subSegments))
+      out += `${negated ? "!" : ""}/${rest.join("/")}${dirOnly ? "/" : ""}\n`;
+  }
+  return out;
+}
+
+/**
+ * The ways `segments` (a pattern's) can match a path that starts with `prefix`: the pattern
+ * segments left after matching all of `prefix`, each way once (none left: it matched `prefix`
+ * or a directory above it, which is not returned).
+ */
+function remainders(segments: readonly string[], prefix: readonly string[]): string[][] {
+  // The positions in `segments` reachable after each prefix segment (an NFA over `**`).
+  let states = new Set([0]);
+  const closure = (set: Set<number>): Set<number> => {
+    for (const i of set) if (segments[i] === "**") set.add(i + 1);
+    return set;
+  };
+  states = closure(states);
+  for (const name of prefix) {
+    const next = new Set<number>();
+    for (const i of states) {
+      const segment = segments[i];
+      if (segment === undefined) continue;
+      if (segment === "**") next.add(i);
+      else if (segmentMatches(segment, name)) next.add(i + 1);
+    }
+    states = closure(next);
+    if (states.size === 0) return [];
+  }
+  const out: string[][] = [];
+  for (const i of [...states].sort((a, b) => a - b)) {
+    const rest = segments.slice(i);
+    if (rest.length > 0) out.push(rest);
   }
   return out;
 }

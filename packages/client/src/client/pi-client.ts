@@ -81,9 +81,11 @@ export class PiClient {
     let step = "the handshake";
     try {
       throwIfCancelled("connect", options.signal);
-      await client.getState({ signal });
+      // The handshake's own limit bounds its calls, not the quick commands' default.
+      await client.getState({ signal, timeoutMs: limitMs });
       first.stop();
-      if (options.capabilities === undefined) await client.#parts.caller.detect({ signal });
+      if (options.capabilities === undefined)
+        await client.#parts.caller.detect({ signal, timeoutMs: limitMs });
       clearTimeout(timer);
       step = "loading the session";
       if (options.resync ?? isReconnectingTransport(transport)) await client.session.resync();

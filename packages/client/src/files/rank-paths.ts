@@ -30,11 +30,9 @@ function boundary(code: number): boolean {
   return code === 47 || code === 45 || code === 95 || code === 46 || code === 32;
 }
 
-/** Shallow and short first: what a path's depth and length take off a match's score. */
-export function pathPenalty(path: string): number {
-  let depth = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) depth++;
-  return Math.min(depth, 15) * 256 + Math.min(path.length, 255);
+/** Shallow and short first: what a path's depth (its `/`s) and length take off a match's score. */
+export function pathPenalty(depth: number, length: number): number {
+  return Math.min(depth, 15) * 256 + Math.min(length, 255);
 }
 
 /**

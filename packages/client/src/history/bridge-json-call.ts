@@ -2,6 +2,7 @@
  * One JSON call to a bridge's HTTP API with `fetch`: the bearer token, the `AbortSignal`, and
  * every failure as a typed {@link SessionHistoryError}. The history and changes APIs share it.
  */
+import { CONTROLLER_CONNECTION_HEADER } from "@pi-kit/protocol/bridge";
 import { type BridgeToken, resolveToken } from "../transports/websocket/protocols.ts";
 import { codeForStatus, SessionHistoryError, SessionHistoryErrorCode } from "./history-error.ts";
 
@@ -13,17 +14,25 @@ export interface BridgeJsonRequest {
   readonly method: string;
   /** Sent as JSON when given. */
   readonly body?: unknown;
+  /** Sent as is (`application/octet-stream`) when given, in place of `body`: an upload's bytes. */
+  readonly raw?: Blob;
   readonly token: BridgeToken | undefined;
-  /** More request headers (e.g. the connection that proves control). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The caller's socket on the session (`bridge_control`'s `you.id`), sent as
+   * `X-Pi-Kit-Connection` to prove control: what only the controller may do (undo, upload).
+   */
+  readonly controller?: number | undefined;
   readonly signal: AbortSignal | undefined;
 }
 
 /** Makes `request`; resolves the JSON body (`undefined` for 204), rejects with a typed error. */
 export async function bridgeJsonCall(request: BridgeJsonRequest): Promise<unknown> {
-  const { body, signal } = request;
-  const headers: Record<string, string> = { accept: "application/json", ...request.headers };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  const { body, raw, signal } = request;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (request.controller !== undefined)
+    headers[CONTROLLER_CONNECTION_HEADER] = String(request.controller);
+  if (raw !== undefined) headers["content-type"] = "application/octet-stream";
+  else if (body !== undefined) headers["content-type"] = "application/json";
   if (request.token !== undefined) {
     try {
       headers.authorization = `Bearer ${await resolveToken(request.token)}`;
@@ -40,7 +49,11 @@ export async function bridgeJsonCall(request: BridgeJsonRequest): Promise<unknow
     response = await request.fetch(request.url, {
       method: request.method,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(raw !== undefined
+        ? { body: raw }
+        : body === undefined
+          ? {}
+          : { body: JSON.stringify(body) }),
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
@@ -63,9 +76,11 @@ export async function bridgeJsonCall(request: BridgeJsonRequest): Promise<unknow
   const fields =
     typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
   const message = typeof fields.error === "string" ? fields.error : `HTTP ${response.status}`;
+  const { error: _, code: __, ...details } = fields;
   throw new SessionHistoryError(codeForStatus(response.status), message, {
     status: response.status,
     ...(typeof fields.code === "string" ? { hostCode: fields.code } : {}),
+    ...(Object.keys(details).length > 0 ? { details } : {}),
   });
 }
 

@@ -10,6 +10,10 @@ export const SessionHistoryErrorCode = {
   NotFound: "not_found",
   /** The session cannot do that now: its files cannot be read, or its pi is not running (409). */
   Conflict: "conflict",
+  /** Too much: a file or a session's uploads past the host's limit (413). `hostCode` says which. */
+  TooLarge: "too_large",
+  /** Too many at once: more unfinished uploads than the host allows (429). */
+  RateLimited: "rate_limited",
   /** The host cannot take it now: too many sessions, closing, or pi did not answer (502-504). */
   Unavailable: "unavailable",
   /** The host failed (500), or answered with a status this client does not know. */
@@ -31,6 +35,8 @@ export interface SessionHistoryErrorOptions {
   status?: number;
   /** The host's own error code, e.g. the bridge's `too_many_sessions`. */
   hostCode?: string;
+  /** The other fields of the host's error answer, e.g. an upload's status with `upload_offset_mismatch`. */
+  details?: Readonly<Record<string, unknown>>;
   /** The underlying error or abort reason. */
   cause?: unknown;
 }
@@ -47,6 +53,8 @@ export class SessionHistoryError extends Error {
   readonly status: number | undefined;
   /** The host's own error code, when it gave one. */
   readonly hostCode: string | undefined;
+  /** The other fields of the host's error answer, when it gave more than a message and a code. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     code: SessionHistoryErrorCode,
@@ -58,6 +66,7 @@ export class SessionHistoryError extends Error {
     this.code = code;
     this.status = options.status;
     this.hostCode = options.hostCode;
+    this.details = options.details;
   }
 }
 
@@ -68,6 +77,8 @@ export function codeForStatus(status: number): SessionHistoryErrorCode {
   if (status === 403) return SessionHistoryErrorCode.Forbidden;
   if (status === 404) return SessionHistoryErrorCode.NotFound;
   if (status === 409) return SessionHistoryErrorCode.Conflict;
+  if (status === 413) return SessionHistoryErrorCode.TooLarge;
+  if (status === 429) return SessionHistoryErrorCode.RateLimited;
   if (status >= 502 && status <= 504) return SessionHistoryErrorCode.Unavailable;
   return SessionHistoryErrorCode.ServerError;
 }

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { PiClient, PiClientError } from "../../src/index.ts";
 import { spawnPi } from "../../src/process.ts";
-import { FakePi } from "./fake-pi.ts";
+import { FakePi, ok, STATE } from "./fake-pi.ts";
 
 const fakePi = fileURLToPath(new URL("../transports/fixtures/fake-pi.mjs", import.meta.url));
 const deno = (globalThis as { Deno?: { execPath(): string } }).Deno;
@@ -35,6 +35,25 @@ test("connect: a handshake timeout names connect and the handshake, and arrives 
   assert.ok(elapsed < 5000, `rejected after ${elapsed} ms`);
   // The process is still being stopped behind the rejection; it does end.
   assert.equal((await transport.closed).reason, "closed");
+});
+
+test("connect: the handshake has handshakeTimeoutMs, not the quick commands' defaultTimeoutMs", async () => {
+  // A pi slower to start than a quick command may take (a loaded machine starting many at once).
+  const pi = new FakePi("1");
+  for (const type of ["get_state", "get_available_thinking_levels"])
+    pi.handlers.set(type, (command, fake) => {
+      setTimeout(
+        () => fake.push(ok(command, type === "get_state" ? STATE : { levels: ["off"] })),
+        30,
+      );
+      return undefined;
+    });
+  const client = await PiClient.connect(pi.transport, {
+    defaultTimeoutMs: 1,
+    handshakeTimeoutMs: 60_000,
+  });
+  assert.equal(client.capabilities.versionLine, "1");
+  await client.close();
 });
 
 test("connect: pi exiting during the handshake fails connect with the exit, not get_state", async () => {

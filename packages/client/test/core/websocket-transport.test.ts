@@ -85,7 +85,7 @@ describe("websocket transport", () => {
     const state = await waitForState(transport, "open");
     assert.deepEqual(state, { status: "open", generation: 1, protocol: "pi-kit.v1" });
     const upgrade = bridge.upgrades.at(-1);
-    assert.equal(upgrade?.url, "/sessions/main/ws");
+    assert.match(upgrade?.url ?? "", /^\/sessions\/main\/ws\?viewer=[0-9a-f]{32}$/);
     assert.deepEqual(upgrade?.protocols, ["pi-kit.v1", `pi-kit.token.${FakeBridge.token}`]);
     assert.ok(!upgrade?.url.includes(FakeBridge.token));
 
@@ -102,6 +102,28 @@ describe("websocket transport", () => {
       states.map((s) => s.status),
       ["open", "closed"],
     );
+  });
+
+  test("the viewer key is the same on every socket of a transport: random unless given, never another transport's", async () => {
+    const viewerOf = () =>
+      new URL(`http://x${bridge.upgrades.at(-1)?.url}`).searchParams.get("viewer");
+    const first = open(bridge).transport;
+    await waitForState(first, "open");
+    const key = viewerOf();
+    bridge.drop();
+    await waitForState(first, "reconnecting");
+    bridge.accepting = true;
+    await waitForState(first, "open");
+    assert.equal(viewerOf(), key, "a reconnect presents the same key");
+    await first.close();
+    const second = open(bridge).transport;
+    await waitForState(second, "open");
+    assert.notEqual(viewerOf(), key, "another transport is another viewer");
+    await second.close();
+    const kept = open(bridge, { viewerKey: "kept-in-session-storage" }).transport;
+    await waitForState(kept, "open");
+    assert.equal(viewerOf(), "kept-in-session-storage");
+    await kept.close();
   });
 
   test("a token in the URL, or one a subprotocol cannot carry, is refused up front", () => {

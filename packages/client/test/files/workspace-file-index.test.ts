@@ -77,6 +77,52 @@ test("it lists files and directories, honouring .gitignore (nested, negated) and
   ]);
 });
 
+test("patterns with a slash are relative to their .gitignore's directory, and mix with name patterns", async () => {
+  await tree(workspace, {
+    ".gitignore": "/build\nsrc/gen/*.ts\n*.tmp\n",
+    "build/out.js": "",
+    "lib/build/kept.js": "",
+    "src/gen/a.ts": "",
+    "src/gen/a.md": "",
+    "src/.gitignore": "/local.ts\nnested/**/x.ts\n!keep.tmp\n",
+    "src/local.ts": "",
+    "src/deep/local.ts": "",
+    "src/nested/a/b/x.ts": "",
+    "src/nested/y.ts": "",
+    "src/keep.tmp": "",
+    "src/drop.tmp": "",
+  });
+  assert.deepEqual(await all(index()), [
+    ".gitignore",
+    "lib/",
+    "lib/build/",
+    "lib/build/kept.js",
+    "src/",
+    "src/.gitignore",
+    "src/deep/",
+    "src/deep/local.ts",
+    "src/gen/",
+    "src/gen/a.md",
+    "src/keep.tmp",
+    "src/nested/",
+    "src/nested/a/",
+    "src/nested/a/b/",
+    "src/nested/y.ts",
+  ]);
+});
+
+test("a directory that a deeper .gitignore re-includes shows its files, as in git", async () => {
+  await tree(workspace, { ".gitignore": "foo/\n", "a/.gitignore": "!foo/\n", "a/foo/x.ts": "" });
+  await tree(workspace, { "foo/hidden.ts": "" });
+  assert.deepEqual(await all(index()), [
+    ".gitignore",
+    "a/",
+    "a/.gitignore",
+    "a/foo/",
+    "a/foo/x.ts",
+  ]);
+});
+
 test("links that lead out of the workspace, or into a hidden directory's files, are never followed", async () => {
   await tree(workspace, { "src/a.ts": "", "docs/guide.md": "" });
   await symlink(outside, join(workspace, "out-dir"));

@@ -1,4 +1,4 @@
-import { PiErrorEvent } from "./events.ts";
+import { PiErrorEvent } from "../events/pi-error.ts";
 
 /** An element with a `busy` state, which it shows while a client call is under way. */
 export interface BusyHost extends HTMLElement {

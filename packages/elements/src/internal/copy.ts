@@ -1,24 +1,8 @@
-import { CANCELABLE_EVENT, PiErrorEvent } from "./events.ts";
+import { PiCopyEvent } from "../events/pi-copy.ts";
+import { PiErrorEvent } from "../events/pi-error.ts";
 
 /** What a copy button copies. */
 export type CopyKind = "message" | "code";
-
-/**
- * Fired before a copy button writes to the clipboard; cancel it to copy yourself (for example
- * in a webview whose clipboard API is unavailable).
- */
-export class PiCopyEvent extends Event {
-  /** The text to copy (a message as markdown, or a code block's code). */
-  readonly text: string;
-  /** What is copied. */
-  readonly kind: CopyKind;
-
-  constructor(text: string, kind: CopyKind) {
-    super("pi-copy", CANCELABLE_EVENT);
-    this.text = text;
-    this.kind = kind;
-  }
-}
 
 // How long a copy button says "Copied".
 const COPIED_MS = 1500;
@@ -43,10 +27,4 @@ export async function copyFromButton(
   }
   button.dataset.copied = "";
   setTimeout(() => delete button.dataset.copied, COPIED_MS);
-}
-
-declare global {
-  interface GlobalEventHandlersEventMap {
-    "pi-copy": PiCopyEvent;
-  }
 }

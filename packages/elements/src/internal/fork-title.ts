@@ -5,6 +5,7 @@
  */
 import { css, html, type TemplateResult } from "lit";
 import type { PiStrings } from "./i18n/i18n.ts";
+import type { PiSessionStrings } from "./i18n/session-strings.ts";
 
 /** What the bridge puts after a fork's title (`<its origin's title> (fork)`, once per fork). */
 const SUFFIX = /(?:\s*\(fork\))+$/;
@@ -25,7 +26,7 @@ export function forkTitle(title: string, forkedFrom: string | undefined): ForkTi
 }
 
 /** The badge after a fork's title. */
-export function forkBadge(strings: PiStrings): TemplateResult {
+export function forkBadge(strings: PiStrings & PiSessionStrings): TemplateResult {
   return html`<span part="fork-badge" class="fork-badge">${strings.sessionsForkBadge}</span>`;
 }
 

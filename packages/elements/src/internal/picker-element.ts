@@ -7,9 +7,10 @@ import { moveIndex, Typeahead } from "./list-navigation.ts";
 /**
  * The base of every picker and menu (model, thinking level, fork, slash commands, sessions): the
  * properties a `<pi-provider>` sets, the strings of the element's language, and the keys that move
- * through a list of options, so each element keeps only what it picks and how.
+ * through a list of options, so each element keeps only what it picks and how. An element with a
+ * string table of its own (`Own`) returns it from `ownStrings`.
  */
-export class PickerElement extends LitElement {
+export class PickerElement<Own extends object = object> extends LitElement {
   static override properties: PropertyDeclarations = {
     client: { attribute: false },
     session: { attribute: false },
@@ -22,7 +23,7 @@ export class PickerElement extends LitElement {
   /** A session model to read from when there is no client; accepted so the element fits a provider. */
   declare session: SessionModel | undefined;
   /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
+  declare strings: Partial<PiStrings & Own> | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
 
@@ -30,7 +31,15 @@ export class PickerElement extends LitElement {
    * The strings and language in effect.
    * @internal
    */
-  protected readonly locale = new LocaleController(this);
+  protected readonly locale = new LocaleController<Own>(this, (lang) => this.ownStrings(lang));
+
+  /**
+   * The element's own string table for `lang`, merged under its overrides; none by default.
+   * @internal
+   */
+  protected ownStrings(_lang: string): Own | undefined {
+    return undefined;
+  }
 
   /** The first render in a language whose table still loads waits for it (no flash of English). */
   protected override scheduleUpdate(): Promise<unknown> | undefined {

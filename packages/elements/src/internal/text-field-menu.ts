@@ -1,5 +1,6 @@
 import { html, type PropertyValues, type TemplateResult } from "lit";
-import { format, type PiStrings } from "./i18n/i18n.ts";
+import { format } from "./i18n/format.ts";
+import type { PiStrings } from "./i18n/i18n.ts";
 import { PickerElement } from "./picker-element.ts";
 
 const NONE: readonly never[] = [];

@@ -50,6 +50,14 @@ export interface FileChange {
   readonly deletions: number;
   /** Whether the file is binary (no line counts, no text diff). */
   readonly binary: boolean;
+  /**
+   * Set for an untracked file over the bridge's size cap: it is not snapshotted, so it has no
+   * line counts or diff, and only an added one can be reverted (removed); reverting or restoring
+   * another answers 409 `too_large_to_restore`.
+   */
+  readonly tooLarge?: boolean;
+  /** The size in bytes of a `tooLarge` file (for a deleted one, the size it had). */
+  readonly size?: number;
 }
 
 /** The files changed since checkpoint `since`, sorted by path. */
@@ -58,7 +66,7 @@ export interface ChangeSet {
   readonly since: string;
   /** The changed files. */
   readonly changes: readonly FileChange[];
-  /** Untracked files left out of checkpoints for their size, by path. */
+  /** Untracked files over the size cap now (not snapshotted; listed in `changes` too), by path. */
   readonly skipped: readonly string[];
 }
 

@@ -54,14 +54,46 @@ export const BridgeErrorCode = {
   UnknownCheckpoint: "unknown_checkpoint",
   /** The bridge keeps no checkpoints (`--no-checkpoints`), or none of this session (a 404). */
   CheckpointsOff: "checkpoints_off",
+  /** A revert or restore that needs a file over the checkpoint size cap, never snapshotted (a 409; nothing changed). */
+  TooLargeToRestore: "too_large_to_restore",
   /** A file search query that is too long, has control characters, or reaches out of the workspace (a 400). */
   InvalidQuery: "invalid_query",
+  /** A pairing ticket or code that was already used: each opens one device, once (a 401). */
+  PairingUsed: "pairing_used",
+  /** A pairing ticket or code past its minute (a 401: make a new one on the first device). */
+  PairingExpired: "pairing_expired",
+  /** A pairing ticket or code the bridge never gave out (a 401). */
+  PairingUnknown: "pairing_unknown",
+  /** The bridge takes no uploads (`--no-uploads`), or not for this workspace (a 404). */
+  UploadsOff: "uploads_off",
+  /** An upload larger than the per-file limit (a 413). */
+  UploadTooLarge: "upload_too_large",
+  /** An upload that would take the session past its byte limit (a 413). */
+  UploadQuotaExceeded: "upload_quota_exceeded",
+  /** More unfinished uploads at once than one message may carry (a 429). */
+  TooManyUploads: "too_many_uploads",
+  /** No upload of the session has that id (a 404). */
+  UnknownUpload: "unknown_upload",
+  /** A chunk sent at another offset than the bridge's copy ends at, or past the size (a 409; the body has the status). */
+  UploadOffsetMismatch: "upload_offset_mismatch",
 } as const;
 /** What went wrong, as a bridge reports it (its `BridgeError`s carry the same codes). */
 export type BridgeErrorCode = (typeof BridgeErrorCode)[keyof typeof BridgeErrorCode];
 
 /** An HTTP status the bridge answers errors with. */
-export type BridgeErrorStatus = 400 | 401 | 403 | 404 | 409 | 426 | 500 | 502 | 503 | 504;
+export type BridgeErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 409
+  | 413
+  | 426
+  | 429
+  | 500
+  | 502
+  | 503
+  | 504;
 
 /** The HTTP status each error code maps to when it ends a request. */
 export const BRIDGE_ERROR_STATUS: Readonly<Record<BridgeErrorCode, BridgeErrorStatus>> = {
@@ -89,7 +121,17 @@ export const BRIDGE_ERROR_STATUS: Readonly<Record<BridgeErrorCode, BridgeErrorSt
   invalid_path: 400,
   unknown_checkpoint: 404,
   checkpoints_off: 404,
+  too_large_to_restore: 409,
   invalid_query: 400,
+  pairing_used: 401,
+  pairing_expired: 401,
+  pairing_unknown: 401,
+  uploads_off: 404,
+  upload_too_large: 413,
+  upload_quota_exceeded: 413,
+  too_many_uploads: 429,
+  unknown_upload: 404,
+  upload_offset_mismatch: 409,
 };
 
 /** Why a ticket was refused (a 401, close 4401) or a request it does not allow (a 403, close 4403). */

@@ -66,4 +66,12 @@ export {
   parseRunSnapshot,
 } from "./run-snapshot.ts";
 export { PROTOCOL_V1, TOKEN_PROTOCOL_PREFIX } from "./subprotocol.ts";
+export {
+  DEFAULT_UPLOAD_LIMITS,
+  UPLOADS_DIR,
+  type UploadLimits,
+  type UploadQuota,
+  type UploadRequest,
+  type UploadStatus,
+} from "./uploads.ts";
 export { WATCHER_COMMANDS } from "./watcher-commands.ts";

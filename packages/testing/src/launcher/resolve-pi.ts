@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensurePinnedRelease, pinnedReleaseFolder } from "./pinned-pi.ts";
 import { findInNodeModules, searchRoots } from "./runtime.ts";
 
 /**
@@ -115,10 +116,24 @@ function findPackageRoot(installedAs: string): string | undefined {
   return undefined;
 }
 
-/** Resolves the pi CLI of `version`, throwing an install hint when it is missing. */
+/**
+ * The root of the release this repository pins for `version` (`pi-releases/pi-<version>`),
+ * installed on first use; undefined in a published copy of the kit, which has no such folder.
+ */
+function pinnedPackageRoot(version: PiVersion): string | undefined {
+  const dir = pinnedReleaseFolder(`pi-${version}`);
+  if (dir === undefined) return undefined;
+  const root = join(ensurePinnedRelease(dir), PI_RELEASES[version].installedAs);
+  return existsSync(join(root, "package.json")) ? root : undefined;
+}
+
+/**
+ * Resolves the pi CLI of `version`: the release pinned next to the kit when there is one (installed
+ * on first use), else the one installed in `node_modules`; throws an install hint when it is missing.
+ */
 export function resolvePi(version: PiVersion): PiInstall {
   const release = PI_RELEASES[version];
-  const root = findPackageRoot(release.installedAs);
+  const root = pinnedPackageRoot(version) ?? findPackageRoot(release.installedAs);
   if (!root) {
     throw new Error(
       `Cannot find ${release.installedAs}; install it next to @pi-kit/testing: npm i -D ${release.install}`,

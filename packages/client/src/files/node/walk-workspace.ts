@@ -12,8 +12,8 @@ import { extendChain, type IgnoreChain, isIgnored } from "./gitignore-rules.ts";
 
 /** One child of a directory, as the index keeps it. */
 export interface ReadEntry {
-  /** Relative to the workspace, `/`-separated. */
-  readonly path: string;
+  /** Its name in its directory. */
+  readonly name: string;
   readonly directory: boolean;
   /** Whether the walk should enter it (a real directory, not a link to one). */
   readonly enter: boolean;
@@ -43,9 +43,14 @@ export async function readWorkspaceDirectory(
   const full = dir === "" ? root.real : `${root.real}${sep}${dir.split("/").join(sep)}`;
   let dirents: Dirent[];
   try {
-    // A directory swapped for a link since it was listed must not take the walk out.
-    if (dir !== "" && !inside(root, await realpath(full))) return undefined;
-    dirents = await readdir(full, { withFileTypes: true });
+    // A directory swapped for a link since it was listed must not take the walk out: its real
+    // path, resolved alongside the listing (one wait, not two), must be inside the workspace.
+    const [real, list] = await Promise.all([
+      dir === "" ? root.real : realpath(full),
+      readdir(full, { withFileTypes: true }),
+    ]);
+    if (!inside(root, real)) return undefined;
+    dirents = list;
   } catch {
     return undefined;
   }
@@ -54,20 +59,19 @@ export async function readWorkspaceDirectory(
     const text = await readFile(`${full}${sep}.gitignore`, "utf8").catch(() => "");
     rules = extendChain(chain, dir, text);
   }
-  const prefix = dir === "" ? "" : `${dir}/`;
   const entries: ReadEntry[] = [];
   const links: Promise<ReadEntry | undefined>[] = [];
   for (const dirent of dirents) {
     const name = dirent.name;
-    const path = prefix + name;
     if (dirent.isDirectory()) {
       // Hidden directories (`.git`, `.cache`, `.pi-kit`) are never offered; hidden files are.
-      if (name.startsWith(".") || isIgnored(rules, path, true)) continue;
-      entries.push({ path, directory: true, enter: true });
+      if (name.startsWith(".") || isIgnored(rules, dir, name, true)) continue;
+      entries.push({ name, directory: true, enter: true });
     } else if (dirent.isFile()) {
-      if (!isIgnored(rules, path, false)) entries.push({ path, directory: false, enter: false });
+      if (!isIgnored(rules, dir, name, false))
+        entries.push({ name, directory: false, enter: false });
     } else if (dirent.isSymbolicLink()) {
-      links.push(resolveLink(root, `${full}${sep}${name}`, path, rules));
+      links.push(resolveLink(root, `${full}${sep}${name}`, dir, name, rules));
     }
   }
   for (const link of await Promise.all(links)) if (link !== undefined) entries.push(link);
@@ -78,7 +82,8 @@ export async function readWorkspaceDirectory(
 async function resolveLink(
   root: WorkspaceRoot,
   full: string,
-  path: string,
+  dir: string,
+  name: string,
   rules: IgnoreChain,
 ): Promise<ReadEntry | undefined> {
   try {
@@ -87,9 +92,9 @@ async function resolveLink(
     const info = await stat(target);
     const directory = info.isDirectory();
     if (!directory && !info.isFile()) return undefined;
-    if (directory && path.slice(path.lastIndexOf("/") + 1).startsWith(".")) return undefined;
-    if (isIgnored(rules, path, directory)) return undefined;
-    return { path, directory, enter: false };
+    if (directory && name.startsWith(".")) return undefined;
+    if (isIgnored(rules, dir, name, directory)) return undefined;
+    return { name, directory, enter: false };
   } catch {
     return undefined;
   }

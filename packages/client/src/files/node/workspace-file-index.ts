@@ -55,10 +55,13 @@ export class WorkspaceFileIndex implements FileSearch {
   readonly #maxAgeMs: number;
   readonly #maxEntries: number;
   readonly #maxWatched: number;
-  /** Every entry: path → whether it is a directory. */
-  readonly #entries = new Map<string, boolean>();
-  /** Each indexed directory's children (`""` is the root). */
-  readonly #children = new Map<string, Set<string>>();
+  /**
+   * Each indexed directory's children (`""` is the root): name → whether it is a directory. Keyed
+   * by name, not path: a first search builds it for every file, and short names hash cheaply.
+   */
+  readonly #children = new Map<string, Map<string, boolean>>();
+  /** How many entries `#children` holds. */
+  #size = 0;
   /** The `.gitignore` rules in force inside each indexed directory. */
   readonly #chains = new Map<string, IgnoreChain>();
   readonly #watchers = new Map<string, FSWatcher>();
@@ -69,7 +72,7 @@ export class WorkspaceFileIndex implements FileSearch {
   #rewalk = true;
   #watching = false;
   #closed = false;
-  #ranked: RankablePaths | undefined;
+  #ranked: RankedEntries | undefined;
   /** Updates run one at a time; a search waits for the one before it. */
   #update: Promise<void> = Promise.resolve();
 
@@ -83,7 +86,7 @@ export class WorkspaceFileIndex implements FileSearch {
 
   /** How many files and directories the index holds. */
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
 
   /** Whether watches keep the index up to date (else searches re-walk a stale one). */
@@ -107,10 +110,13 @@ export class WorkspaceFileIndex implements FileSearch {
     const ranked = this.#rankable();
     const size = Math.min(limit, MAX_FILE_PAGE_SIZE);
     const { indexes, total } = rankPaths(ranked, query.query, offset, size);
-    const entries = indexes.map((i) => {
-      const path = ranked.paths[i] as string;
-      return { path, kind: this.#entries.get(path) ? "directory" : "file" } as const;
-    });
+    const entries = indexes.map(
+      (i) =>
+        ({
+          path: ranked.paths[i] as string,
+          kind: ranked.directory[i] ? "directory" : "file",
+        }) as const,
+    );
     return { entries, nextCursor: offset + size < total ? fileCursor(offset + size) : null };
   }
 
@@ -152,8 +158,8 @@ export class WorkspaceFileIndex implements FileSearch {
     this.#rewalk = false;
     this.#unwatchAll();
     this.#dirty.clear();
-    this.#entries.clear();
     this.#children.clear();
+    this.#size = 0;
     this.#chains.clear();
     this.#ranked = undefined;
     const started = performance.now();
@@ -203,13 +209,14 @@ export class WorkspaceFileIndex implements FileSearch {
       return;
     }
     this.#chains.set(dir, read.chain);
-    const children = new Set<string>();
+    const children = new Map<string, boolean>();
     this.#children.set(dir, children);
+    const prefix = dir === "" ? "" : `${dir}/`;
     for (const entry of read.entries) {
-      if (this.#entries.size >= this.#maxEntries) break;
-      this.#entries.set(entry.path, entry.directory);
-      children.add(entry.path);
-      if (entry.enter) queue.push([entry.path, read.chain]);
+      if (this.#size >= this.#maxEntries) break;
+      children.set(entry.name, entry.directory);
+      this.#size++;
+      if (entry.enter) queue.push([prefix + entry.name, read.chain]);
     }
     this.#ranked = undefined;
   }
@@ -220,18 +227,18 @@ export class WorkspaceFileIndex implements FileSearch {
     const before = this.#children.get(dir);
     if (root === undefined || before === undefined) return;
     const read = await readWorkspaceDirectory(root, dir, this.#chains.get(parentOf(dir)) ?? []);
-    const now = new Map((read?.entries ?? []).map((e) => [e.path, e] as const));
-    for (const path of before) {
-      const entry = now.get(path);
-      if (entry === undefined || entry.directory !== this.#entries.get(path)) this.#remove(path);
+    const now = new Map((read?.entries ?? []).map((e) => [e.name, e] as const));
+    const prefix = dir === "" ? "" : `${dir}/`;
+    for (const [name, directory] of before) {
+      if (now.get(name)?.directory !== directory) this.#remove(prefix + name);
     }
     if (read === undefined) return;
     const queue: Array<[string, IgnoreChain]> = [];
     for (const entry of now.values()) {
-      if (this.#entries.has(entry.path) || this.#entries.size >= this.#maxEntries) continue;
-      this.#entries.set(entry.path, entry.directory);
-      before.add(entry.path);
-      if (entry.enter) queue.push([entry.path, read.chain]);
+      if (before.has(entry.name) || this.#size >= this.#maxEntries) continue;
+      before.set(entry.name, entry.directory);
+      this.#size++;
+      if (entry.enter) queue.push([prefix + entry.name, read.chain]);
     }
     this.#ranked = undefined;
     await this.#walk(queue);
@@ -239,23 +246,41 @@ export class WorkspaceFileIndex implements FileSearch {
 
   /** Removes `path` and, for a directory, everything indexed below it. */
   #remove(path: string): void {
-    this.#entries.delete(path);
-    this.#children.get(parentOf(path))?.delete(path);
+    if (this.#children.get(parentOf(path))?.delete(path.slice(path.lastIndexOf("/") + 1))) {
+      this.#size--;
+    }
     const below = this.#children.get(path);
-    if (below !== undefined) for (const child of [...below]) this.#remove(child);
+    if (below !== undefined) for (const name of [...below.keys()]) this.#remove(`${path}/${name}`);
     this.#children.delete(path);
     this.#chains.delete(path);
     this.#unwatch(path);
     this.#ranked = undefined;
   }
 
-  #rankable(): RankablePaths {
+  #rankable(): RankedEntries {
     if (this.#ranked !== undefined) return this.#ranked;
-    const paths = [...this.#entries.keys()];
-    const lower = paths.map((p) => p.toLowerCase());
-    const nameStart = paths.map((p) => p.lastIndexOf("/") + 1);
-    const penalty = paths.map(pathPenalty);
-    this.#ranked = { paths, lower, nameStart, penalty, masks: lower.map(charMask) };
+    const paths: string[] = [];
+    const lower: string[] = [];
+    const nameStart: number[] = [];
+    const penalty: number[] = [];
+    const masks: number[] = [];
+    const directory: boolean[] = [];
+    // What a directory's entries share (their prefix's depth and letters) is worked out once.
+    for (const [dir, children] of this.#children) {
+      const prefix = dir === "" ? "" : `${dir}/`;
+      const depth = dir === "" ? 0 : dir.split("/").length;
+      const prefixMask = charMask(prefix.toLowerCase());
+      for (const [name, isDirectory] of children) {
+        const path = prefix + name;
+        paths.push(path);
+        lower.push(path.toLowerCase());
+        nameStart.push(prefix.length);
+        penalty.push(pathPenalty(depth, path.length));
+        masks.push(prefixMask | charMask(name.toLowerCase()));
+        directory.push(isDirectory);
+      }
+    }
+    this.#ranked = { paths, lower, nameStart, penalty, masks, directory };
     return this.#ranked;
   }
 
@@ -318,6 +343,11 @@ export class WorkspaceFileIndex implements FileSearch {
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
   }
+}
+
+/** The index's paths, ranked by {@link rankPaths}, and which of them are directories. */
+interface RankedEntries extends RankablePaths {
+  readonly directory: readonly boolean[];
 }
 
 function parentOf(path: string): string {

@@ -67,3 +67,21 @@ export function socketUrl(url: string | URL): string {
   }
   return resolved.href;
 }
+
+/**
+ * The address a transport connects to: {@link socketUrl} of `url` with the `label` and the
+ * `viewer` key (a random one, 128 bits in hex, when none is given) as query parameters.
+ */
+export function socketAddress(options: {
+  readonly url: string | URL;
+  readonly label?: string | undefined;
+  readonly viewerKey?: string | undefined;
+}): string {
+  const url = new URL(socketUrl(options.url));
+  if (options.label !== undefined) url.searchParams.set("label", options.label);
+  // getRandomValues, not randomUUID: a page served over plain HTTP on a LAN has only the former.
+  const random = () =>
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"));
+  url.searchParams.set("viewer", options.viewerKey ?? random().join(""));
+  return url.href;
+}

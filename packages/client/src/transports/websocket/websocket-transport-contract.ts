@@ -39,6 +39,13 @@ export interface WebSocketTransportOptions {
   readonly maxRecordBytes?: number;
   /** How the other viewers of the session see this connection, e.g. `"Phone"` (sent as the `label` query parameter). */
   readonly label?: string;
+  /**
+   * This viewer's secret key (16-128 characters of A-Z a-z 0-9 _ -, sent as the `viewer` query
+   * parameter): after a bridge restart, control goes back to the viewer that had it. Defaults to a
+   * random key for the transport's life; a page that keeps one per tab (`sessionStorage`) keeps
+   * control across a reload, too.
+   */
+  readonly viewerKey?: string;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
 } from "./control-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
 import { KeepaliveWatch } from "./keepalive.ts";
-import { offeredProtocols, resolveToken, socketUrl } from "./protocols.ts";
+import { offeredProtocols, resolveToken, socketAddress } from "./protocols.ts";
 import {
   describeRefusedHandshake,
   refusedHandshake,
@@ -136,9 +136,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
 
   constructor(options: WebSocketTransportOptions) {
     super();
-    const url = new URL(socketUrl(options.url));
-    if (options.label !== undefined) url.searchParams.set("label", options.label);
-    this.url = url.href;
+    this.url = socketAddress(options);
     const { token, protocols } = options;
     // A static token and the extra protocols are checked now; a function's token on each use.
     const offered = offeredProtocols(typeof token === "function" ? undefined : token, protocols);

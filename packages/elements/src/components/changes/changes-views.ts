@@ -6,7 +6,8 @@ import { SessionHistoryError } from "@pi-kit/client";
 import type { CheckpointSummary, FileChange, FileChangeStatus } from "@pi-kit/protocol/bridge";
 import { html, nothing, type TemplateResult } from "lit";
 import type { PiChangesStrings } from "../../internal/i18n/changes-strings.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { fullDate, relativeTime } from "../../internal/i18n/relative-time.ts";
 import { type DiffRow, diffTable } from "../chat/tool-views/diff-table.ts";
 
@@ -18,6 +19,7 @@ export type LoadedDiff =
   | { readonly state: "loading" }
   | { readonly state: "rows"; readonly rows: readonly DiffRow[] }
   | { readonly state: "binary" }
+  | { readonly state: "tooLarge" }
   | { readonly state: "failed"; readonly message: string };
 
 /** Why a call failed, in words: the bridge's reason when it gave a known one, else the error's message. */
@@ -78,9 +80,11 @@ export interface FileRowView {
 /** One changed file: its status, path and counts (a button that shows its diff), and "Revert file". */
 export function fileRow(view: FileRowView, s: ChangesStrings): TemplateResult {
   const { change, index } = view;
-  const counts = change.binary
-    ? html`<span class="binary">${s.changesBinary}</span>`
-    : html`<span class="added">+${change.additions}</span> <span class="removed">−${change.deletions}</span>`;
+  const counts = change.tooLarge
+    ? html`<span class="binary">${format(s.changesTooLarge, { size: mebibytes(change.size ?? 0) })}</span>`
+    : change.binary
+      ? html`<span class="binary">${s.changesBinary}</span>`
+      : html`<span class="added">+${change.additions}</span> <span class="removed">−${change.deletions}</span>`;
   return html`<li part="file" class="file" data-path=${change.path}>
     <div class="file-row">
       <button
@@ -100,14 +104,18 @@ export function fileRow(view: FileRowView, s: ChangesStrings): TemplateResult {
         }</span>
         <span part="counts" class="counts">${counts}</span>
       </button>
-      <button
+      ${
+        change.tooLarge === true && change.status !== "added"
+          ? nothing
+          : html`<button
         part="revert-button"
         class="revert"
         ?disabled=${view.locked}
         aria-label=${format(s.changesRevertFileLabel, { path: change.path })}
         aria-describedby=${view.lockNote ?? nothing}
         @click=${(event: Event) => view.revert(event.currentTarget as HTMLElement)}
-      >${s.changesRevertFile}</button>
+      >${s.changesRevertFile}</button>`
+      }
     </div>
     ${view.question}
     ${view.expanded ? diffRegion(view, s) : nothing}
@@ -121,14 +129,16 @@ function diffRegion(view: FileRowView, s: ChangesStrings): TemplateResult {
       ? html`<p class="muted" role="status">${s.loading}</p>`
       : diff.state === "binary"
         ? html`<p class="muted">${s.changesNoTextDiff}</p>`
-        : diff.state === "failed"
-          ? html`<p part="error" class="error" role="alert">${format(s.changesDiffFailed, { message: diff.message })}</p>`
-          : diffTable(
-              diff.rows,
-              { expanded: view.diffOpen, toggle: view.toggleAll, strings: s },
-              // The row above already shows the counts.
-              { label: view.change.path, counts: false },
-            );
+        : diff.state === "tooLarge"
+          ? html`<p class="muted">${s.changesTooLargeNoDiff}</p>`
+          : diff.state === "failed"
+            ? html`<p part="error" class="error" role="alert">${format(s.changesDiffFailed, { message: diff.message })}</p>`
+            : diffTable(
+                diff.rows,
+                { expanded: view.diffOpen, toggle: view.toggleAll, strings: s },
+                // The row above already shows the counts.
+                { label: view.change.path, counts: false },
+              );
   return html`<div
     id="diff-${view.index}"
     part="diff-region"
@@ -175,4 +185,9 @@ export function runRow(view: RunRowView, s: ChangesStrings): TemplateResult {
     </div>
     ${view.question}
   </li>`;
+}
+
+/** `bytes` in MiB with one decimal (a file over the size cap is MiBs large). */
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

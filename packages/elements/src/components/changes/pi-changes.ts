@@ -1,6 +1,9 @@
 import type { PiClient, SessionModel, WorkspaceChanges } from "@pi-kit/client";
 import type { ChangeSet, CheckpointSummary, FileChange } from "@pi-kit/protocol/bridge";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { PiErrorEvent } from "../../events/pi-error.ts";
+import { PiRevertFileEvent } from "../../events/pi-revert-file.ts";
+import { PiUndoTurnEvent } from "../../events/pi-undo-turn.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import {
   ConnectionController,
@@ -8,15 +11,14 @@ import {
 } from "../../internal/controllers/connection-controller.ts";
 import { ControlController } from "../../internal/controllers/control-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
 import { changesStringsFor, type PiChangesStrings } from "../../internal/i18n/changes-strings.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { diffStyles } from "../../styles/diff.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { diffRows, patchHunks } from "../chat/tool-views/diff-table.ts";
-import { PiRevertFileEvent, PiUndoTurnEvent } from "./changes-events.ts";
 import {
   type ChangesStrings,
   failureReason,
@@ -117,7 +119,7 @@ export class PiChanges extends LitElement {
     changed: refreshOnChanges(() => void this.refresh(), { initial: false }),
   });
   readonly #control = new ControlController(this);
-  readonly #locale = new LocaleController(this);
+  readonly #locale = new LocaleController(this, changesStringsFor);
   readonly #expanded = new Set<string>();
   readonly #diffOpen = new Set<string>();
   readonly #diffs = new Map<string, LoadedDiff>();
@@ -173,8 +175,8 @@ export class PiChanges extends LitElement {
     } catch (error) {
       if (signal.aborted) return;
       this.#loadFailed = true;
-      this.failure = format(this.#strings().changesLoadFailed, {
-        message: failureReason(error, this.#strings()),
+      this.failure = format(this.#locale.strings.changesLoadFailed, {
+        message: failureReason(error, this.#locale.strings),
       });
       this.dispatchEvent(new PiErrorEvent("load-changes", error));
     } finally {
@@ -210,7 +212,7 @@ export class PiChanges extends LitElement {
   }
 
   protected override render(): unknown {
-    const s = this.#strings();
+    const s = this.#locale.strings;
     const set = this.changeSet;
     const count = set?.changes.length ?? 0;
     const summary =
@@ -246,11 +248,6 @@ export class PiChanges extends LitElement {
       }
       ${this.#runs(s, locked)}
       <p part="note" class="note" role="status">${this.note ?? ""}</p>`;
-  }
-
-  #strings(): ChangesStrings {
-    const lang = this.#locale.lang;
-    return { ...changesStringsFor(lang), ...this.#locale.strings, ...this.strings };
   }
 
   #files(s: ChangesStrings, changes: readonly FileChange[], locked: boolean): unknown {
@@ -319,8 +316,8 @@ export class PiChanges extends LitElement {
   async #loadDiff(change: FileChange): Promise<void> {
     const source = this.changes;
     if (source === undefined) return;
-    if (change.binary) {
-      this.#diffs.set(change.path, { state: "binary" });
+    if (change.binary || change.tooLarge === true) {
+      this.#diffs.set(change.path, { state: change.tooLarge === true ? "tooLarge" : "binary" });
       this.requestUpdate();
       return;
     }
@@ -331,7 +328,7 @@ export class PiChanges extends LitElement {
       const { diff } = await source.diff(change.path);
       loaded = { state: "rows", rows: diff === "" ? [] : diffRows(patchHunks(diff)) };
     } catch (error) {
-      loaded = { state: "failed", message: failureReason(error, this.#strings()) };
+      loaded = { state: "failed", message: failureReason(error, this.#locale.strings) };
       this.dispatchEvent(new PiErrorEvent("load-diff", error));
     }
     // A reload while it loaded asks again for what is current.
@@ -356,12 +353,12 @@ export class PiChanges extends LitElement {
     try {
       const since = await source.changes(checkpoint.id);
       if (since.changes.length === 0)
-        this.note = format(this.#strings().changesUndoNothing, { label: checkpoint.label });
+        this.note = format(this.#locale.strings.changesUndoNothing, { label: checkpoint.label });
       else this.#ask({ kind: "undo", checkpoint, count: since.changes.length }, button);
     } catch (error) {
       this.#loadFailed = true;
-      this.failure = format(this.#strings().changesLoadFailed, {
-        message: failureReason(error, this.#strings()),
+      this.failure = format(this.#locale.strings.changesLoadFailed, {
+        message: failureReason(error, this.#locale.strings),
       });
       this.dispatchEvent(new PiErrorEvent("load-changes", error));
     } finally {
@@ -398,7 +395,7 @@ export class PiChanges extends LitElement {
   async #carryOut(question: Question): Promise<void> {
     const source = this.changes;
     if (source === undefined || this.locked) return;
-    const s = this.#strings();
+    const s = this.#locale.strings;
     const event =
       question.kind === "revert"
         ? new PiRevertFileEvent(question.change)

@@ -4,7 +4,8 @@
  */
 import type { ControlState, SessionSnapshot } from "@pi-kit/client";
 import { html, nothing } from "lit";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 
 /** The steering and follow-up messages pi has queued, with the button that takes them back. */
 export function queueView(

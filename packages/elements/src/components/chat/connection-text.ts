@@ -6,9 +6,13 @@
  */
 import type { PiClient } from "@pi-kit/client";
 import { parseCloseReason } from "@pi-kit/protocol/bridge";
-import { type ConnectionStatus, connectionStatus } from "../../internal/connection-status.ts";
+import {
+  type ConnectionStatus,
+  connectionStatus,
+} from "../../internal/controllers/connection-status-controller.ts";
 import type { SrcPhase } from "../../internal/controllers/src-controller.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 
 /** The status bar's connection: its state (for the dot) and its label. */
 export interface ConnectionText {

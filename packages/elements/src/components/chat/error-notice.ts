@@ -1,7 +1,8 @@
 /** The error box of a failed answer: what went wrong, after how many attempts, and what to check. */
 import type { AssistantMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { failedAttempts } from "./transcript-filter.ts";
 
 /** What kind of failure an error message describes, for the hint shown under it. */

@@ -9,8 +9,8 @@ import type {
   UserContent,
 } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import { formatTokens, imageUrl, textOf } from "../../internal/i18n/format.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format, formatTokens, imageUrl, textOf } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
 import { errorNotice } from "./error-notice.ts";
 

@@ -1,6 +1,6 @@
 import type { PiClient } from "@pi-kit/client";
 import type { ImageContent } from "@pi-kit/protocol";
-import type { SendMode } from "../../internal/events.ts";
+import type { SendMode } from "../../events/pi-send.ts";
 import { isExtensionCommand } from "./extension-command.ts";
 
 /** A message the user sent that pi has not received yet. */

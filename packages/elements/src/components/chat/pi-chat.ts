@@ -1,29 +1,27 @@
 import { ContextProvider } from "@lit/context";
-import type { FileSearch, PiClient, SessionModel, SessionSnapshot } from "@pi-kit/client";
+import type { FileSearch, PiClient, SessionModel, SessionSnapshot, Uploads } from "@pi-kit/client";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { ConnectionStatusController } from "../../internal/connection-status.ts";
+import type { ComposerSubmitEvent } from "../../events/composer-submit.ts";
+import { PiAbortEvent } from "../../events/pi-abort.ts";
+import { PiErrorEvent } from "../../events/pi-error.ts";
+import { PiRestoreQueueEvent } from "../../events/pi-restore-queue.ts";
+import { PiSendEvent, type SendMode } from "../../events/pi-send.ts";
 import { type PiConnection, piConnectionContext } from "../../internal/context.ts";
 import {
   ConnectionController,
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
+import { ConnectionStatusController } from "../../internal/controllers/connection-status-controller.ts";
 import { ControlController } from "../../internal/controllers/control-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
+import { NotifyController } from "../../internal/controllers/notify-controller.ts";
 import {
   SrcController,
   type SrcPhase,
   type TokenSource,
 } from "../../internal/controllers/src-controller.ts";
-import {
-  PiAbortEvent,
-  PiErrorEvent,
-  PiRestoreQueueEvent,
-  PiSendEvent,
-  type SendMode,
-} from "../../internal/events.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
-import { NotifyController } from "../../notifications/notify-controller.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
@@ -33,7 +31,7 @@ import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
 import { deliver, deliveryMode, Outbox, type OutgoingMessage } from "./outbox.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
-import type { ComposerSubmitEvent, PiComposer } from "./pi-composer.ts";
+import type { PiComposer } from "./pi-composer.ts";
 import { pendingView, progressLabel, progressView } from "./progress-view.ts";
 import { loadContextUsage, statusBar, UsageTotals } from "./status-bar.ts";
 import { dialogOwners, dialogsAbove } from "./tool-dialogs.ts";
@@ -100,6 +98,15 @@ const CONNECTING: SrcPhase = { status: "connecting" };
  * @csspart steer-button - Steer.
  * @csspart stop-button - Stop.
  * @csspart slash-menu - The slash-command popup above the composer.
+ * @csspart attach-notice - Why files were not attached (not images, and no `uploads`).
+ * @csspart uploads - The composer's uploaded files (with `uploads`).
+ * @csspart upload - One uploaded file (`data-phase`: `uploading`, `ready` or `failed`).
+ * @csspart upload-name - Its name.
+ * @csspart upload-size - Its size (and how much is uploaded, while uploading).
+ * @csspart upload-progress - Its progress bar, while uploading.
+ * @csspart upload-status - "Ready", or why it failed.
+ * @csspart upload-retry - Uploads a failed file again.
+ * @csspart upload-remove - Removes it (aborting its upload).
  * @csspart bubble - A user message bubble.
  * @csspart text - Assistant markdown.
  * @csspart thinking - A thinking block.
@@ -149,6 +156,7 @@ export class PiChat extends LitElement {
     token: { type: String },
     outboxKey: { type: String, attribute: "outbox-key" },
     fileSearch: { attribute: false },
+    uploads: { attribute: false },
     pinned: { state: true },
   };
 
@@ -156,6 +164,11 @@ export class PiChat extends LitElement {
   declare client: PiClient | undefined;
   /** Where `@` in the composer finds workspace files (a `BridgeFileSearch`); unset: `@` is text. */
   declare fileSearch: FileSearch | undefined;
+  /**
+   * Where files that are not images go when attached (a `BridgeUploads`): stored in the workspace
+   * and named in the prompt as `@path`. Unset: the composer takes images only.
+   */
+  declare uploads: Uploads | undefined;
   /** A session model to render when there is no client (read-only unless `pi-send` is handled). */
   declare session: SessionModel | undefined;
   /** Overrides for the built-in strings of the resolved language. */
@@ -449,9 +462,10 @@ export class PiChat extends LitElement {
         ${queueView(snapshot?.queue, s, () => void this.restoreQueue())}
         ${watching ? watchBar(this.#control.control, s, () => void this.takeControl()) : nothing}
         <pi-composer
-          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu, mention-menu, mentions, mention"
+          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu, mention-menu, mentions, mention, attach-notice, uploads, upload, upload-name, upload-size, upload-progress, upload-status, upload-retry, upload-remove"
           .strings=${s}
           .fileSearch=${this.fileSearch}
+          .uploads=${this.uploads}
           ?running=${live}
           ?disabled=${state === "disconnected" || watching}
           .reason=${watching ? s.placeholderWatching : undefined}

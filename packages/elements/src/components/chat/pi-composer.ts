@@ -1,30 +1,23 @@
-import type { FileSearch } from "@pi-kit/client";
+import type { FileSearch, Uploads } from "@pi-kit/client";
 import type { ImageContent } from "@pi-kit/protocol";
 import { html, LitElement, nothing } from "lit";
-import type { SendMode } from "../../internal/events.ts";
-import { imageUrl } from "../../internal/i18n/format.ts";
-import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { ComposerSubmitEvent } from "../../events/composer-submit.ts";
+import type { SendMode } from "../../events/pi-send.ts";
+import { format, imageUrl } from "../../internal/i18n/format.ts";
+import { type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
+import { en } from "../../internal/i18n/locales/en.ts";
+import { LazyPart } from "../../internal/lazy-part.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import type { PiSlashMenu } from "../slash-menu/pi-slash-menu.ts";
 import { composerStyles } from "./pi-composer.styles.ts";
+import type { UploadTray } from "./uploads/upload-tray.ts";
+
+/** The uploads' code, loaded with the first file that is not an image. */
+const trayPart = new LazyPart(() => import("./uploads/upload-tray.ts"));
 
 /** A pointer press on a send button must not take the focus out of the text field. */
 const keepFocus = (event: PointerEvent): void => event.preventDefault();
-
-/** What the composer hands to its chat (an internal event; the chat fires the public `pi-send`). */
-export class ComposerSubmitEvent extends Event {
-  readonly text: string;
-  readonly images: readonly ImageContent[];
-  readonly mode: SendMode;
-
-  constructor(text: string, images: readonly ImageContent[], mode: SendMode) {
-    super("composer-submit");
-    this.text = text;
-    this.images = images;
-    this.mode = mode;
-  }
-}
 
 interface Attachment extends ImageContent {
   readonly name: string;
@@ -36,7 +29,11 @@ interface Attachment extends ImageContent {
  * Images can be pasted, dropped or picked. Typing `/` at the start opens a `<pi-slash-menu>` of
  * pi's commands above the text field; while it is open ↑ ↓, Enter / Tab and Escape go to the menu,
  * never to sending or stopping. With a `fileSearch`, typing `@` opens a `<pi-mention-menu>` of the
- * workspace's files (loaded then, not before). Fires internal `composer-submit`, `composer-abort` and
+ * workspace's files (loaded then, not before). With `uploads`, files of any other kind are uploaded
+ * as soon as they are attached (the code that shows them loads then), each shown with its name,
+ * size and progress, and named in the message as `@path` once stored; sending waits while one is
+ * uploading, and a failed one stays with its reason, Retry and Remove. Without `uploads`, such files
+ * are refused with a message. Fires internal `composer-submit`, `composer-abort` and
  * `composer-restore` events for `<pi-chat>`.
  *
  * @tagname pi-composer
@@ -47,7 +44,16 @@ interface Attachment extends ImageContent {
  * @csspart send-button - Send (prompt or follow-up).
  * @csspart steer-button - Steer (while running).
  * @csspart stop-button - Stop (while running).
- * @csspart attach-button - Opens the image picker.
+ * @csspart attach-button - Opens the file picker (images only without `uploads`).
+ * @csspart attach-notice - Why files were not attached (not images, and no `uploads`).
+ * @csspart uploads - The list of uploaded files.
+ * @csspart upload - One uploaded file (`data-phase`: `uploading`, `ready` or `failed`).
+ * @csspart upload-name - Its name.
+ * @csspart upload-size - Its size (and how much is uploaded, while uploading).
+ * @csspart upload-progress - Its progress bar, while uploading.
+ * @csspart upload-status - "Ready", or why it failed.
+ * @csspart upload-retry - Uploads a failed file again.
+ * @csspart upload-remove - Removes it (aborting its upload).
  * @csspart slash-menu - The slash-command popup (its `listbox`).
  * @csspart mention-menu - The `@` file popup (its `listbox`).
  */
@@ -59,6 +65,7 @@ export class PiComposer extends LitElement {
     disabled: { type: Boolean },
     reason: { type: String },
     fileSearch: { attribute: false },
+    uploads: { attribute: false },
     attachments: { state: true },
     dragging: { state: true },
   };
@@ -73,6 +80,9 @@ export class PiComposer extends LitElement {
   declare reason: string | undefined;
   /** Where `@` mentions search the workspace's files; without it `@` is plain text. */
   declare fileSearch: FileSearch | undefined;
+  /** Where files that are not images are uploaded (a `BridgeUploads`); unset: images only. */
+  declare uploads: Uploads | undefined;
+  #tray: UploadTray | undefined;
   /** @internal */
   declare attachments: readonly Attachment[];
   #mentions: Promise<void> | undefined;
@@ -134,6 +144,10 @@ export class PiComposer extends LitElement {
     const s = this.strings;
     // Why the buttons are off, on each of them (a watcher cannot stop or steer either).
     const why = (this.disabled && this.reason) || nothing;
+    // Sending waits for the uploads in progress (stopping does not).
+    const held = this.#tray?.waiting;
+    const off = this.disabled || !!held;
+    const attach = this.uploads ? s.attachFiles : s.attachImage;
     return html`<div
       part="composer"
       class=${this.dragging ? "composer dragging" : "composer"}
@@ -156,6 +170,7 @@ export class PiComposer extends LitElement {
           </ul>`
           : nothing
       }
+      ${this.#tray?.render() ?? nothing}
       <textarea
         part="input"
         rows="1"
@@ -166,17 +181,17 @@ export class PiComposer extends LitElement {
         @input=${this.#onInput}
         @paste=${this.#onPaste}
       ></textarea>
-      <span id="help" class="sr-only">${this.disabled && this.reason ? `${this.reason}. ` : ""}${s.keyboardHelp}</span>
+      <span id="help" class="sr-only">${this.disabled && this.reason ? `${this.reason}. ` : ""}${held ? `${held}. ` : ""}${s.keyboardHelp}</span>
       <div class="actions">
-        <input id="file" type="file" accept="image/*" multiple hidden @change=${this.#onPick} />
-        <button part="attach-button" aria-label=${s.attachImage} title=${s.attachImage} @click=${() => this.renderRoot.querySelector<HTMLInputElement>("#file")?.click()}>+</button>
+        <input id="file" type="file" accept=${this.uploads ? nothing : "image/*"} multiple hidden @change=${this.#onPick} />
+        <button part="attach-button" aria-label=${attach} title=${attach} @click=${() => this.renderRoot.querySelector<HTMLInputElement>("#file")?.click()}>+</button>
         <span class="spacer"></span>
         ${
           this.running
             ? html`<button part="stop-button" class="danger" ?disabled=${this.disabled} title=${why} @click=${() => this.dispatchEvent(new Event("composer-abort"))}>${s.stop}</button>
-              <button part="steer-button" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
-              <button part="send-button" class="primary" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
-            : html`<button part="send-button" class="primary" ?disabled=${this.disabled} title=${why} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
+              <button part="steer-button" ?disabled=${off} title=${held || why} @pointerdown=${keepFocus} @click=${() => this.#send("steer")}>${s.steer}</button>
+              <button part="send-button" class="primary" ?disabled=${off} title=${held || why} @pointerdown=${keepFocus} @click=${() => this.#send("followUp")}>${s.followUp}</button>`
+            : html`<button part="send-button" class="primary" ?disabled=${off} title=${held || why} @pointerdown=${keepFocus} @click=${() => this.#send("prompt")}>${s.send}</button>`
         }
       </div>
     </div>`;
@@ -190,8 +205,9 @@ export class PiComposer extends LitElement {
 
   /** Sends what is typed (no-op when empty). `mode` defaults to prompt, or follow-up while running. */
   submit(mode?: SendMode): void {
-    const text = this.value;
-    if (this.disabled || (text.trim() === "" && this.attachments.length === 0)) return;
+    if (this.disabled || this.#tray?.waiting) return;
+    const text = this.#tray?.take(this.value) ?? this.value;
+    if (text.trim() === "" && this.attachments.length === 0) return;
     const chosen = mode ?? (this.running ? "followUp" : "prompt");
     const images = this.attachments.map(({ type, data, mimeType }) => ({ type, data, mimeType }));
     this.dispatchEvent(new ComposerSubmitEvent(text, images, this.running ? chosen : "prompt"));
@@ -248,12 +264,7 @@ export class PiComposer extends LitElement {
   }
 
   #onPaste(event: ClipboardEvent): void {
-    const files = [...(event.clipboardData?.files ?? [])].filter((f) =>
-      f.type.startsWith("image/"),
-    );
-    if (files.length === 0) return;
-    event.preventDefault();
-    void this.addImages(files);
+    if (this.addFiles([...(event.clipboardData?.files ?? [])])) event.preventDefault();
   }
 
   #onDragOver(event: DragEvent): void {
@@ -264,16 +275,38 @@ export class PiComposer extends LitElement {
 
   #onDrop(event: DragEvent): void {
     this.dragging = false;
-    const files = [...(event.dataTransfer?.files ?? [])].filter((f) => f.type.startsWith("image/"));
+    const files = [...(event.dataTransfer?.files ?? [])];
     if (files.length === 0) return;
+    // A file dropped here never opens in the tab, even one that is refused.
     event.preventDefault();
-    void this.addImages(files);
+    this.addFiles(files);
   }
 
   #onPick(event: Event): void {
     const input = event.target as HTMLInputElement;
-    void this.addImages([...(input.files ?? [])]);
+    this.addFiles([...(input.files ?? [])]);
     input.value = "";
+  }
+
+  /**
+   * Attaches files: images inline, others uploaded (with `uploads`; the code for them loads with
+   * the first) or refused with a message. True when any was taken.
+   */
+  addFiles(files: readonly File[]): boolean {
+    const images = files.filter((f) => f.type.startsWith("image/"));
+    const others = files.filter((f) => !images.includes(f));
+    if (images.length) void this.addImages(images);
+    if (others.length)
+      void trayPart.load().then((module) => {
+        this.#tray ??= module?.createUploadTray(this, {
+          html,
+          nothing,
+          format,
+          lang: () => resolveLang(this),
+        });
+        this.#tray?.add(others);
+      });
+    return images.length > 0 || (others.length > 0 && !!this.uploads);
   }
 
   /** Attaches image files (others are ignored). */

@@ -1,13 +1,16 @@
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type TemplateResult } from "lit";
+import { PiEditEvent } from "../../events/pi-edit.ts";
+import { PiRetryEvent } from "../../events/pi-retry.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
+import { copyFromButton } from "../../internal/copy.ts";
 import { textOf } from "../../internal/i18n/format.ts";
-import { en, type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
+import { type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
+import { en } from "../../internal/i18n/locales/en.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-import { PiEditEvent, PiRetryEvent } from "./message-events.ts";
 import { messageView } from "./message-views.ts";
 import { messageStyles } from "./pi-message.styles.ts";
 
@@ -203,9 +206,7 @@ export class PiMessage extends LitElement {
 
   #copy(event: Event, text: string): void {
     const button = event.currentTarget as HTMLElement;
-    void import("../../internal/copy.ts").then(({ copyFromButton }) =>
-      copyFromButton(button, text, "message"),
-    );
+    copyFromButton(button, text, "message");
   }
 }
 

@@ -1,11 +1,12 @@
 import type { PendingDialog, ToolExecution } from "@pi-kit/client";
 import type { ImageContent, ToolCall, ToolResultMessage } from "@pi-kit/protocol";
-import { html, LitElement, nothing } from "lit";
-import { formatSeconds, imageUrl, textOf } from "../../internal/i18n/format.ts";
-import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { type CSSResultOrNative, html, LitElement, nothing } from "lit";
+import { format, formatSeconds, imageUrl, textOf } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { en } from "../../internal/i18n/locales/en.ts";
+import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import { highlightLater } from "../../internal/markdown/highlight-later.ts";
 import type { ToolRenderContext, ToolRenderer, ToolStatus } from "../../internal/renderers.ts";
-import { diffStyles } from "../../styles/diff.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { syntaxStyles } from "../markdown/pi-markdown.styles.ts";
@@ -14,32 +15,23 @@ import { repeatsCall } from "./tool-dialogs.ts";
 import { clipRows } from "./tool-views/clip.ts";
 import { executionOutput, type ToolView } from "./tool-views/view.ts";
 
-// The built-in views of pi's own tools, each loaded the first time a card needs it.
-const VIEWS: Readonly<Record<string, () => Promise<ToolView>>> = {
-  bash: () => import("./tool-views/bash-view.ts").then((m) => m.bashView),
-  edit: () => import("./tool-views/edit-view.ts").then((m) => m.editView),
-  write: () => import("./tool-views/file-view.ts").then((m) => m.writeView),
-  read: () => import("./tool-views/file-view.ts").then((m) => m.readView),
-};
-const views = new Map<string, ToolView>();
-const loadingViews = new Map<string, Promise<void>>();
-
-/** The built-in view of a tool, or `undefined` (for now, if it is still loading: `loaded` runs when it is). */
-function builtInView(name: string, loaded: () => void): ToolView | undefined {
-  const view = views.get(name);
-  const load = VIEWS[name];
-  if (view !== undefined || load === undefined) return view;
-  let loading = loadingViews.get(name);
-  if (loading === undefined) {
-    loading = load().then(
-      (v) => void views.set(name, v),
-      () => void loadingViews.delete(name),
-    );
-    loadingViews.set(name, loading);
-  }
-  void loading.then(loaded);
-  return undefined;
+/** A built-in view and the styles it needs beyond the card's. */
+interface BuiltInView {
+  readonly view: ToolView;
+  readonly styles?: readonly CSSResultOrNative[];
 }
+
+// The built-in views of pi's own tools, each loaded the first time a card needs it.
+const VIEWS: Readonly<Record<string, LazyPart<BuiltInView>>> = {
+  bash: new LazyPart(() => import("./tool-views/bash-view.ts").then((m) => ({ view: m.bashView }))),
+  edit: new LazyPart(() =>
+    import("./tool-views/edit-view.ts").then((m) => ({ view: m.editView, styles: m.editStyles })),
+  ),
+  write: new LazyPart(() =>
+    import("./tool-views/file-view.ts").then((m) => ({ view: m.writeView })),
+  ),
+  read: new LazyPart(() => import("./tool-views/file-view.ts").then((m) => ({ view: m.readView }))),
+};
 
 /** Arguments worth showing in the header, by common tool name. */
 const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"];
@@ -71,7 +63,7 @@ const SUMMARY_KEYS = ["command", "path", "file_path", "pattern", "url", "query"]
  * @cssstate aborted - The run was stopped before the tool finished (pi's "Operation aborted" or "Command aborted").
  */
 export class PiToolCall extends LitElement {
-  static override styles = [tokenStyles, baseStyles, syntaxStyles, diffStyles, toolCallStyles];
+  static override styles = [tokenStyles, baseStyles, syntaxStyles, toolCallStyles];
   static override properties = {
     call: { attribute: false },
     execution: { attribute: false },
@@ -192,10 +184,17 @@ export class PiToolCall extends LitElement {
     highlightLater(this.renderRoot);
   }
 
-  // The built-in view of pi's tool, if it has one (and has loaded); odd data falls back to text.
+  // The built-in view of pi's tool, if it has one (and has loaded: until then, and for odd data,
+  // the card shows text).
   #builtIn(context: ToolRenderContext): unknown {
+    const part = VIEWS[context.call.name];
+    const builtIn = part?.module;
+    if (part !== undefined && builtIn === undefined)
+      void part.load().then((loaded) => loaded && this.requestUpdate());
+    if (builtIn === undefined) return undefined;
+    if (builtIn.styles) adoptPartStyles(this, builtIn.styles);
     try {
-      return builtInView(context.call.name, () => this.requestUpdate())?.({
+      return builtIn.view({
         ...context,
         expanded: this.expanded,
         toggle: () => {

@@ -1,7 +1,8 @@
 import type { SessionSnapshot } from "@pi-kit/client";
 import type { UserMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import type { OutgoingMessage } from "./outbox.ts";
 
 /**

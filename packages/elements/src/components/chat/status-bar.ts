@@ -2,8 +2,8 @@
 import type { PiClient, SessionSnapshot } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
-import { formatCost, formatTokens } from "../../internal/i18n/format.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format, formatCost, formatTokens } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 import type { ConnectionText } from "./connection-text.ts";
 

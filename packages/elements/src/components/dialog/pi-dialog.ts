@@ -1,22 +1,23 @@
 import type { DialogReply, PiClient, SessionModel } from "@pi-kit/client";
 import type { DialogRequest } from "@pi-kit/protocol";
-import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { css, html, LitElement, type PropertyValues } from "lit";
 import { keyed } from "lit/directives/keyed.js";
+import { PiDialogAnswerEvent } from "../../events/pi-dialog-answer.ts";
+import { type DialogCancelReason, PiDialogCancelEvent } from "../../events/pi-dialog-cancel.ts";
 import { claim, release } from "../../internal/claims.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-import {
-  type DialogCancelReason,
-  PiDialogAnswerEvent,
-  PiDialogCancelEvent,
-} from "./dialog-events.ts";
-import { dialogStyles } from "./pi-dialog.styles.ts";
+
+/** The panel, loaded with the first dialog of the page. */
+const panelPart = new LazyPart(() => import("./dialog-panel.ts"));
 
 /** A dialog to show: pi's request and, when it has a timeout, its deadline (epoch ms). */
 export interface PiDialogItem {
@@ -70,7 +71,7 @@ const WARN_AT_SECONDS = 10;
  * @cssstate open - A dialog is showing.
  */
 export class PiDialog extends LitElement {
-  static override styles = [tokenStyles, baseStyles, listStyles, dialogStyles];
+  static override styles = [tokenStyles, baseStyles, listStyles, css`:host { display: block; }`];
   static override properties = {
     client: { attribute: false },
     session: { attribute: false },
@@ -112,11 +113,11 @@ export class PiDialog extends LitElement {
   declare active: number;
 
   readonly #internals = this.attachInternals();
+  readonly #typeahead = new Typeahead();
   readonly #connection = new ConnectionController(this, {
     observe: true,
     changed: (next) => this.#register(next),
   });
-  readonly #typeahead = new Typeahead();
   /** Ids answered or cancelled here, hidden until the source drops them. */
   readonly #closed = new Set<string>();
   /** Deadlines of items given without one. */
@@ -135,9 +136,15 @@ export class PiDialog extends LitElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #locale = new LocaleController(this);
 
-  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  /**
+   * The first render in a language whose table still loads waits for it (no flash of English),
+   * and the first render with a dialog waits for the panel, so `updateComplete` covers both.
+   */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
-    return this.#locale.schedule(() => super.scheduleUpdate());
+    return panelPart.schedule(
+      () => this.#mayShow(),
+      () => this.#locale.schedule(() => super.scheduleUpdate()),
+    );
   }
 
   constructor() {
@@ -220,60 +227,43 @@ export class PiDialog extends LitElement {
     this.#shown = next;
     if (next === undefined) this.#internals.states.delete("open");
     else this.#internals.states.add("open");
+    // Normally loaded before this update (see scheduleUpdate); if its chunk failed, try again.
+    const panel = panelPart.module;
+    if (next !== undefined && panel === undefined)
+      void panelPart.load().then((loaded) => loaded && this.requestUpdate());
+    if (next !== undefined && panel !== undefined) adoptPartStyles(this, panel.panelStyles);
   }
 
   protected override render(): unknown {
-    const s = this.#locale.strings;
     const item = this.#shown;
+    const panel = panelPart.module;
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (item === undefined) return live;
-    const request = item.request;
-    const total = this.#items.length;
+    if (panel === undefined) return live;
     const deadline = this.#deadlineOf(item, Date.now());
     const left =
       deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    const timeout = request.method === "editor" ? undefined : request.timeout;
-    const fraction = left === undefined || !timeout ? 1 : Math.min(1, (left * 1000) / timeout);
-    const described = [
-      total > 1 ? "counter" : "",
-      request.method === "confirm" ? "message" : "",
-      left !== undefined ? "countdown" : "",
-      "hint",
-    ]
-      .filter(Boolean)
-      .join(" ");
+    // Keyed by the request, so a new dialog gets fresh fields.
     return html`${live}${keyed(
-      request.id,
-      html`<section
-      part="panel"
-      class="panel ${request.method}"
-      role=${request.method === "confirm" ? "alertdialog" : "dialog"}
-      aria-modal="false"
-      aria-labelledby="title"
-      aria-describedby=${described}
-      @keydown=${this.#onKeyDown}
-    >
-      <div part="header" class="header">
-        <h2 part="title" id="title" class="title">${this.brief ? request.title.split("\n")[0] : request.title}</h2>
-        ${total > 1 ? html`<span part="counter" id="counter" class="counter">${format(s.dialogCounter, { index: 1, total })}</span>` : nothing}
-        ${
-          left === undefined
-            ? nothing
-            : html`<span part="countdown" id="countdown" class=${left <= WARN_AT_SECONDS ? "countdown urgent" : "countdown"}>${format(s.dialogSecondsLeft, { seconds: left })}</span>`
-        }
-      </div>
-      ${left === undefined ? nothing : html`<div class="bar" aria-hidden="true"><div part="countdown-bar" style="transform: scaleX(${fraction})"></div></div>`}
-      ${this.watching ? this.#watchedBody(request) : this.#body(request)}
-    </section>`,
+      item.request.id,
+      panel.renderPanel(this, {
+        request: item.request,
+        strings: this.#locale.strings,
+        total: this.#items.length,
+        left,
+        urgent: left !== undefined && left <= WARN_AT_SECONDS,
+        onListKey: this.#onListKey,
+      }),
     )}`;
   }
 
   protected override updated(): void {
     this.#schedule();
-    if (this.#focusPending) {
+    const panel = panelPart.module;
+    if (this.#focusPending && panel !== undefined) {
       this.#focusPending = false;
       this.renderRoot.querySelector<HTMLElement>("[data-autofocus]")?.focus();
-      this.#scrollActive();
+      panel.scrollActive(this);
     } else if (this.#shown === undefined && this.#returnFocus !== undefined) {
       const target = this.#returnFocus;
       this.#returnFocus = undefined;
@@ -287,114 +277,7 @@ export class PiDialog extends LitElement {
     }
   }
 
-  /** What a watcher sees: the question and its choices, with no way to answer. */
-  #watchedBody(request: DialogRequest): unknown {
-    const s = this.#locale.strings;
-    const shown =
-      request.method === "confirm"
-        ? html`<p part="message" id="message" class="message">${request.message}</p>`
-        : request.method === "select"
-          ? html`<ul part="watching" class="listbox watched">
-              ${request.options.map((option) => html`<li class="option">${option}</li>`)}
-            </ul>`
-          : request.method === "editor" && request.prefill
-            ? html`<p part="watching" class="message">${request.prefill}</p>`
-            : nothing;
-    return html`${shown}
-      <div part="actions" class="actions">
-        <span part="hint" id="hint" class="hint">${s.dialogWatching}</span>
-      </div>`;
-  }
-
-  #body(request: DialogRequest): unknown {
-    const s = this.#locale.strings;
-    const cancel = html`<button part="button cancel-button" @click=${() => this.cancel()}>${s.dialogCancel}</button>`;
-    switch (request.method) {
-      case "select":
-        return html`<div
-            part="listbox"
-            class="listbox"
-            role="listbox"
-            tabindex="0"
-            data-autofocus
-            aria-labelledby="title"
-            aria-activedescendant=${request.options.length ? `option-${this.active}` : nothing}
-            @keydown=${this.#onListKey}
-          >
-            ${request.options.map(
-              (option, index) => html`<div
-                part="option"
-                class="option"
-                id="option-${index}"
-                role="option"
-                aria-selected=${index === this.active ? "true" : "false"}
-                @click=${() => this.answer(option)}
-                @pointermove=${() => {
-                  this.active = index;
-                }}
-              >${option}</div>`,
-            )}
-          </div>
-          <div part="actions" class="actions">
-            <span part="hint" id="hint" class="hint">${s.dialogSelectHint}</span>${cancel}
-          </div>`;
-      case "confirm":
-        return html`<p part="message" id="message" class="message">${request.message}</p>
-          <div part="actions" class="actions" @keydown=${this.#onConfirmKey}>
-            <span part="hint" id="hint" class="hint">${s.dialogConfirmHint}</span>
-            <button part="button cancel-button" data-autofocus @click=${() => this.answer(false)}>${s.dialogNo}</button>
-            <button part="button confirm-button" class="primary" @click=${() => this.answer(true)}>${s.dialogYes}</button>
-          </div>`;
-      case "input":
-        return html`<input
-            part="input"
-            class="field"
-            type="text"
-            data-autofocus
-            aria-labelledby="title"
-            placeholder=${request.placeholder ?? ""}
-            @keydown=${(e: KeyboardEvent) => {
-              if (e.key === "Enter" && !e.isComposing && e.keyCode !== 229) {
-                e.preventDefault();
-                this.answer((e.target as HTMLInputElement).value);
-              }
-            }}
-          />
-          <div part="actions" class="actions">
-            <span part="hint" id="hint" class="hint">${s.dialogInputHint}</span>${cancel}
-            <button part="button confirm-button" class="primary" @click=${() => this.answer(this.#fieldValue())}>${s.dialogOk}</button>
-          </div>`;
-      case "editor":
-        return html`<textarea
-            part="textarea"
-            class="field"
-            rows="6"
-            data-autofocus
-            aria-labelledby="title"
-            .value=${request.prefill ?? ""}
-            @keydown=${(e: KeyboardEvent) => {
-              if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) {
-                e.preventDefault();
-                this.answer((e.target as HTMLTextAreaElement).value);
-              }
-            }}
-          ></textarea>
-          <div part="actions" class="actions">
-            <span part="hint" id="hint" class="hint">${s.dialogEditorHint}</span>${cancel}
-            <button part="button confirm-button" class="primary" @click=${() => this.answer(this.#fieldValue())}>${s.dialogSubmit}</button>
-          </div>`;
-    }
-  }
-
-  #onKeyDown(event: KeyboardEvent): void {
-    if (event.key !== "Escape" || event.isComposing) return;
-    event.preventDefault();
-    // Esc must not also reach an enclosing chat, where it would stop the run.
-    event.stopPropagation();
-    this.cancel();
-  }
-
-  #onListKey(event: KeyboardEvent): void {
+  readonly #onListKey = (event: KeyboardEvent): void => {
     const shown = this.#shown?.request;
     if (shown?.method !== "select") return;
     if (event.key === "Enter" || event.key === " ") {
@@ -409,29 +292,8 @@ export class PiDialog extends LitElement {
     if (next === undefined) return;
     event.preventDefault();
     this.active = next;
-    void this.updateComplete.then(() => this.#scrollActive());
-  }
-
-  #onConfirmKey(event: KeyboardEvent): void {
-    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    const buttons = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(".actions button")];
-    const index = buttons.indexOf(event.target as HTMLButtonElement);
-    if (index < 0) return;
-    event.preventDefault();
-    buttons[
-      (index + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length
-    ]?.focus();
-  }
-
-  #fieldValue(): string {
-    return (
-      this.renderRoot.querySelector<HTMLInputElement | HTMLTextAreaElement>(".field")?.value ?? ""
-    );
-  }
-
-  #scrollActive(): void {
-    this.renderRoot.querySelector(`#option-${this.active}`)?.scrollIntoView({ block: "nearest" });
-  }
+    void this.updateComplete.then(() => panelPart.module?.scrollActive(this));
+  };
 
   #cancel(item: PiDialogItem, reason: DialogCancelReason): void {
     if (!this.dispatchEvent(new PiDialogCancelEvent(item.request, reason)) && reason === "user")
@@ -447,6 +309,11 @@ export class PiDialog extends LitElement {
     this.#resolvers.delete(id);
     // The dialog is already answered through the client, so this late `undefined` is ignored.
     resolve?.(undefined);
+  }
+
+  /** Whether a dialog may be waiting (the next update then needs the panel). */
+  #mayShow(): boolean {
+    return (this.dialogs ?? this.#connection.snapshot?.dialogs ?? []).length > 0;
   }
 
   #deadlineOf(item: PiDialogItem, now: number): number | undefined {

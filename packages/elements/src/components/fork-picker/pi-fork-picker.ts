@@ -1,46 +1,21 @@
 import type { ForkMessage } from "@pi-kit/protocol";
 import { html } from "lit";
+import { PiForkEvent } from "../../events/pi-fork.ts";
+import { PiForkedEvent } from "../../events/pi-forked.ts";
 import { busyTask } from "../../internal/busy-task.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import {
   ConnectionController,
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
-import { CANCELABLE_EVENT, PI_EVENT } from "../../internal/events.ts";
-import { format } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { forkPickerStyles } from "./pi-fork-picker.styles.ts";
-
-/** Fired by `<pi-fork-picker>` before it forks; cancel it to fork yourself. */
-export class PiForkEvent extends Event {
-  /** The user message to fork from. */
-  readonly message: ForkMessage;
-
-  constructor(message: ForkMessage) {
-    super("pi-fork", CANCELABLE_EVENT);
-    this.message = message;
-  }
-}
-
-/** Fired by `<pi-fork-picker>` after pi forked: `text` is the message to put back in the editor. */
-export class PiForkedEvent extends Event {
-  readonly entryId: string;
-  /** The forked message's text, meant for the composer. */
-  readonly text: string;
-  /** True when an extension cancelled the fork. */
-  readonly cancelled: boolean;
-
-  constructor(entryId: string, text: string, cancelled: boolean) {
-    super("pi-forked", PI_EVENT);
-    this.entryId = entryId;
-    this.text = text;
-    this.cancelled = cancelled;
-  }
-}
 
 /**
  * Lists the user messages a new branch can start from (`get_fork_messages`) and, after asking,
@@ -66,7 +41,7 @@ export class PiForkedEvent extends Event {
  * @csspart cancel-button - Backs out.
  * @cssproperty [--max-height=20rem] - Height before the list scrolls.
  */
-export class PiForkPicker extends PickerElement {
+export class PiForkPicker extends PickerElement<PiSessionStrings> {
   static override styles = [tokenStyles, baseStyles, listStyles, confirmStyles, forkPickerStyles];
   static override properties = {
     messages: { attribute: false },
@@ -89,6 +64,11 @@ export class PiForkPicker extends PickerElement {
     changed: refreshOnChanges(() => void this.refresh()),
   });
   #focusPending: "confirm" | "list" | undefined;
+
+  /** @internal */
+  protected override ownStrings(lang: string): PiSessionStrings {
+    return sessionStringsFor(lang);
+  }
 
   constructor() {
     super();
@@ -226,9 +206,5 @@ function excerpt(text: string): string {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-fork-picker": PiForkPicker;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-fork": PiForkEvent;
-    "pi-forked": PiForkedEvent;
   }
 }

@@ -1,6 +1,9 @@
 import { html, LitElement, type PropertyValues } from "lit";
 import { guard } from "lit/directives/guard.js";
-import { en, format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { copyFromButton } from "../../internal/copy.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { en } from "../../internal/i18n/locales/en.ts";
 import { highlightLater } from "../../internal/markdown/highlight-later.ts";
 import { renderBlock, renderMarkdown } from "../../internal/markdown/markdown.ts";
 import { MarkdownBlocks, startsList } from "../../internal/markdown/markdown-blocks.ts";
@@ -165,10 +168,7 @@ export class PiMarkdown extends LitElement {
         (node): node is HTMLElement => node instanceof HTMLElement && node.dataset.copy === "code",
       );
     const code = button?.closest(".code")?.querySelector("code");
-    if (button !== undefined && code)
-      void import("../../internal/copy.ts").then(({ copyFromButton }) =>
-        copyFromButton(button, code.textContent ?? "", "code"),
-      );
+    if (button !== undefined && code) copyFromButton(button, code.textContent ?? "", "code");
   };
 }
 

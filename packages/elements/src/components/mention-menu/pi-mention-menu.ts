@@ -8,7 +8,8 @@
  */
 import type { FileSearch, WorkspaceEntry } from "@pi-kit/client";
 import type { CSSResultGroup, html, nothing, PropertyValues } from "lit";
-import type { format } from "../../internal/i18n/i18n.ts";
+import { PiMentionSelectEvent } from "../../events/pi-mention-select.ts";
+import type { format } from "../../internal/i18n/format.ts";
 import type { MenuWords, TextFieldMenu } from "../../internal/text-field-menu.ts";
 import { mentionStringsFor, type PiMentionStrings } from "./mention-strings.ts";
 import { mentionBefore, mentionedPaths, mentionText } from "./mention-text.ts";
@@ -26,23 +27,6 @@ export interface MentionMenuKit {
   readonly slashMenu: {
     readonly styles?: CSSResultGroup;
   } & (abstract new () => TextFieldMenu<never>);
-}
-
-/**
- * Fired by `<pi-mention-menu>` when a file or directory is chosen. Unless cancelled, an attached
- * `input` gets `text` (`@path`, as pi's TUI writes it) in place of the `@` token typed.
- */
-export class PiMentionSelectEvent extends Event {
-  /** The chosen file or directory. */
-  readonly entry: WorkspaceEntry;
-  /** What goes into the text: `@path`, `@"path with spaces"`, or `@dir/` for a directory. */
-  readonly text: string;
-
-  constructor(entry: WorkspaceEntry, text: string) {
-    super("pi-mention-select", { bubbles: true, composed: true, cancelable: true });
-    this.entry = entry;
-    this.text = text;
-  }
 }
 
 /**
@@ -271,8 +255,5 @@ function escapeRegExp(text: string): string {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-mention-menu": PiMentionMenu;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-mention-select": PiMentionSelectEvent;
   }
 }

@@ -1,25 +1,14 @@
 import type { Model } from "@pi-kit/protocol";
 import { css, html, nothing } from "lit";
+import { PiModelChangeEvent } from "../../events/pi-model-change.ts";
 import { busyTask } from "../../internal/busy-task.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
-import { CANCELABLE_EVENT } from "../../internal/events.ts";
-import { format } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-
-/** Fired by `<pi-model-picker>` before it switches model; cancel it to switch yourself. */
-export class PiModelChangeEvent extends Event {
-  /** The model chosen. */
-  readonly model: Model;
-
-  constructor(model: Model) {
-    super("pi-model-change", CANCELABLE_EVENT);
-    this.model = model;
-  }
-}
 
 const keyOf = (model: Pick<Model, "provider" | "id">): string => `${model.provider}/${model.id}`;
 
@@ -181,8 +170,5 @@ export class PiModelPicker extends PickerElement {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-model-picker": PiModelPicker;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-model-change": PiModelChangeEvent;
   }
 }

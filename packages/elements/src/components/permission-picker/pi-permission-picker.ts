@@ -6,26 +6,15 @@ import {
 } from "@pi-kit/client";
 import { html, nothing } from "lit";
 import { live } from "lit/directives/live.js";
+import { PiPermissionChangeEvent } from "../../events/pi-permission-change.ts";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { ControlController } from "../../internal/controllers/control-controller.ts";
-import { CANCELABLE_EVENT } from "../../internal/events.ts";
 import type { PiStrings } from "../../internal/i18n/pi-strings.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-
-/** Fired by `<pi-permission-picker>` before it changes the mode; cancel it to change it yourself. */
-export class PiPermissionChangeEvent extends Event {
-  /** The mode chosen. */
-  readonly mode: PermissionMode;
-
-  constructor(mode: PermissionMode) {
-    super("pi-permission-change", CANCELABLE_EVENT);
-    this.mode = mode;
-  }
-}
 
 /** The words for a mode. */
 function modeLabel(mode: PermissionMode, s: PiStrings): string {
@@ -116,8 +105,5 @@ export class PiPermissionPicker extends PickerElement {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-permission-picker": PiPermissionPicker;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-permission-change": PiPermissionChangeEvent;
   }
 }

@@ -2,27 +2,26 @@ import type { PiClient, SessionHistory, SessionSummary } from "@pi-kit/client";
 import { html, nothing, type PropertyValues } from "lit";
 import { live } from "lit/directives/live.js";
 import { repeat } from "lit/directives/repeat.js";
+import { PiErrorEvent } from "../../events/pi-error.ts";
+import { PiSessionCreateEvent } from "../../events/pi-session-create.ts";
+import { PiSessionDeleteEvent } from "../../events/pi-session-delete.ts";
+import { PiSessionDeletedEvent } from "../../events/pi-session-deleted.ts";
+import { PiSessionRenameEvent } from "../../events/pi-session-rename.ts";
+import { PiSessionSelectEvent } from "../../events/pi-session-select.ts";
 import { focusConfirmBar } from "../../internal/confirm-bar.ts";
 import {
   ConnectionController,
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
-import { PiErrorEvent } from "../../internal/events.ts";
 import { forkBadgeStyles } from "../../internal/fork-title.ts";
-import { format } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
 import { icons } from "../../internal/icons.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { sessionListStyles } from "./pi-session-list.styles.ts";
-import {
-  PiSessionCreateEvent,
-  PiSessionDeletedEvent,
-  PiSessionDeleteEvent,
-  PiSessionRenameEvent,
-  PiSessionSelectEvent,
-} from "./session-list-events.ts";
 import { failureText, isEmptySession, listFooter, withPage } from "./session-pages.ts";
 import { sessionRow } from "./session-row.ts";
 
@@ -81,7 +80,7 @@ const FILTER_DELAY_MS = 200;
  * @cssproperty [--pi-color-warning=#7a5200] - Damaged entries.
  * @cssstate loading - A page is loading.
  */
-export class PiSessionList extends PickerElement {
+export class PiSessionList extends PickerElement<PiSessionStrings> {
   static override styles = [
     tokenStyles,
     baseStyles,
@@ -141,6 +140,11 @@ export class PiSessionList extends PickerElement {
   #filterTimer: ReturnType<typeof setTimeout> | undefined;
   #moreObserver: IntersectionObserver | undefined;
   #announcement = "";
+
+  /** @internal */
+  protected override ownStrings(lang: string): PiSessionStrings {
+    return sessionStringsFor(lang);
+  }
 
   constructor() {
     super();

@@ -1,6 +1,8 @@
 import type { SessionPage, SessionSummary } from "@pi-kit/client";
 import { html, nothing } from "lit";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import type { PiSessionStrings } from "../../internal/i18n/session-strings.ts";
 
 /** The list after a page arrived: the next page appended, a first page merged in front, or alone. */
 export function withPage(
@@ -17,7 +19,7 @@ export function withPage(
 
 /** Why a history call failed, in the list's words. */
 export function failureText(
-  s: PiStrings,
+  s: PiStrings & PiSessionStrings,
   action: "create" | "rename" | "delete",
   error: unknown,
   title: string,
@@ -37,7 +39,7 @@ export function isEmptySession(session: SessionSummary): boolean {
 
 /** What the end of the list shows: an error, "Show more", loading, or why it is empty. */
 export interface ListFooter {
-  readonly strings: PiStrings;
+  readonly strings: PiStrings & PiSessionStrings;
   readonly error: string | undefined;
   /** More pages can be loaded. */
   readonly more: boolean;

@@ -7,8 +7,10 @@ import type { SessionFork, SessionSummary } from "@pi-kit/client";
 import { html, nothing } from "lit";
 import { confirmBar } from "../../internal/confirm-bar.ts";
 import { forkBadge, forkTitle } from "../../internal/fork-title.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { fullDate, relativeTime } from "../../internal/i18n/relative-time.ts";
+import type { PiSessionStrings } from "../../internal/i18n/session-strings.ts";
 import { icons } from "../../internal/icons.ts";
 
 /** What a row needs from its list: its state, and what to do on the user's actions. */
@@ -21,7 +23,7 @@ export interface SessionRowContext {
   readonly selected: boolean;
   readonly now: number;
   readonly lang: string;
-  readonly strings: PiStrings;
+  readonly strings: PiStrings & PiSessionStrings;
   /** Opens the conversation, or one of its other versions. */
   readonly open: (fork?: SessionFork) => void;
   /** The row's button took focus. */
@@ -122,7 +124,7 @@ interface RowActions {
   readonly title: string;
   /** The row's `tabindex`. */
   readonly tab: string;
-  readonly strings: PiStrings;
+  readonly strings: PiStrings & PiSessionStrings;
   readonly rename: () => void;
   readonly remove: () => void;
 }
@@ -150,7 +152,7 @@ interface ForkListContext {
   readonly tab: string;
   readonly now: number;
   readonly lang: string;
-  readonly strings: PiStrings;
+  readonly strings: PiStrings & PiSessionStrings;
   /** Opens one version. */
   readonly choose: (fork: SessionFork) => void;
 }

@@ -7,8 +7,9 @@ import {
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
-import { formatCost, formatTokens } from "../../internal/i18n/format.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format, formatCost, formatTokens } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { statsStyles } from "./pi-session-stats.styles.ts";
@@ -48,7 +49,7 @@ export class PiSessionStats extends LitElement {
   /** The figures; loaded from the client (and replaced on each refresh) when there is one. */
   declare stats: SessionStats | undefined;
   /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
+  declare strings: Partial<PiStrings & PiSessionStrings> | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
   declare busy: boolean;
@@ -56,7 +57,7 @@ export class PiSessionStats extends LitElement {
   readonly #connection = new ConnectionController(this, {
     changed: refreshOnChanges(() => void this.refresh()),
   });
-  readonly #locale = new LocaleController(this);
+  readonly #locale = new LocaleController(this, sessionStringsFor);
 
   /** The first render in a language whose table still loads waits for it (no flash of English). */
   protected override scheduleUpdate(): Promise<unknown> | undefined {

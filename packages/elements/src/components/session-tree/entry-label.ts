@@ -1,6 +1,7 @@
 import type { AgentMessage, SessionEntry } from "@pi-kit/protocol";
-import { textOf } from "../../internal/i18n/format.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format, textOf } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import type { PiSessionStrings } from "../../internal/i18n/session-strings.ts";
 
 /** Longest summary shown for one entry; the tree is for finding a point, not reading it. */
 const MAX = 120;
@@ -12,7 +13,7 @@ export interface EntryLabel {
 }
 
 /** Describes an entry in one line. Unknown entry types (a newer pi) show their type. */
-export function entryLabel(entry: SessionEntry, s: PiStrings): EntryLabel {
+export function entryLabel(entry: SessionEntry, s: PiStrings & PiSessionStrings): EntryLabel {
   switch (entry.type) {
     case "message":
       return messageLabel(entry.message, s);
@@ -37,7 +38,7 @@ export function entryLabel(entry: SessionEntry, s: PiStrings): EntryLabel {
   }
 }
 
-function messageLabel(message: AgentMessage, s: PiStrings): EntryLabel {
+function messageLabel(message: AgentMessage, s: PiStrings & PiSessionStrings): EntryLabel {
   switch (message.role) {
     case "user":
       return { kind: s.you, text: line(textOf(message.content)) };

@@ -1,6 +1,8 @@
 import type { PiClient, SessionFork, SessionModel } from "@pi-kit/client";
 import type { SessionEntry, SessionTreeNode } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
+import { PiForkedEvent } from "../../events/pi-forked.ts";
+import { PiTreeSelectEvent } from "../../events/pi-tree-select.ts";
 import { busyTask } from "../../internal/busy-task.ts";
 import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import {
@@ -8,38 +10,21 @@ import {
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
-import { CANCELABLE_EVENT } from "../../internal/events.ts";
 import { forkBadgeStyles } from "../../internal/fork-title.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
 import { moveIndex } from "../../internal/list-navigation.ts";
 import { scrollWithin } from "../../internal/scroll-within.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-import { PiForkedEvent } from "../fork-picker/pi-fork-picker.ts";
 import { entryLabel } from "./entry-label.ts";
 import { isInternalEntry, withoutEntries } from "./internal-entries.ts";
 import { treeStyles } from "./pi-session-tree.styles.ts";
 import { flattenTree, type TreeRow, visibleRows } from "./tree-rows.ts";
 import { treeVersions } from "./tree-versions.ts";
-
-/**
- * Fired by `<pi-session-tree>` when an entry is chosen (Enter, Space or a click). Cancel it to act
- * yourself; otherwise, with a client, the tree offers to branch there.
- */
-export class PiTreeSelectEvent extends Event {
-  /** The chosen entry. */
-  readonly entry: SessionEntry;
-  /** Its node, with its label and children. */
-  readonly node: SessionTreeNode;
-
-  constructor(node: SessionTreeNode) {
-    super("pi-tree-select", CANCELABLE_EVENT);
-    this.entry = node.entry;
-    this.node = node;
-  }
-}
 
 /**
  * The session's entry tree from `get_tree` (pi 1.x): every message, model and thinking change,
@@ -107,7 +92,7 @@ export class PiSessionTree extends LitElement {
   /** The current leaf entry (marked). */
   declare leafId: string | null | undefined;
   /** Overrides for the built-in strings of the resolved language. */
-  declare strings: Partial<PiStrings> | undefined;
+  declare strings: Partial<PiStrings & PiSessionStrings> | undefined;
   /** `light`, `dark`, or `auto` / unset to follow `prefers-color-scheme`. */
   declare theme: "light" | "dark" | "auto" | undefined;
   /** Shows pi's bookkeeping entries (model and thinking changes, system-prompt updates), hidden by default. */
@@ -143,7 +128,7 @@ export class PiSessionTree extends LitElement {
   #standIns: ReadonlyMap<string, string | null> = new Map();
   #scrollPending = true;
   #focusPending: "confirm" | "tree" | undefined;
-  readonly #locale = new LocaleController(this);
+  readonly #locale = new LocaleController(this, sessionStringsFor);
 
   /** The first render in a language whose table still loads waits for it (no flash of English). */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
@@ -444,8 +429,5 @@ function forkPlan(node: SessionTreeNode, currentId: string | null | undefined): 
 declare global {
   interface HTMLElementTagNameMap {
     "pi-session-tree": PiSessionTree;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-tree-select": PiTreeSelectEvent;
   }
 }

@@ -1,7 +1,9 @@
 import type { SessionFork } from "@pi-kit/client";
 import { html, nothing } from "lit";
 import { forkBadge, forkTitle } from "../../internal/fork-title.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import type { PiSessionStrings } from "../../internal/i18n/session-strings.ts";
 
 /**
  * The conversation's other versions below its tree: pi writes each fork to a new session file,
@@ -10,7 +12,7 @@ import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
  */
 export function treeVersions(
   forks: readonly SessionFork[] | undefined,
-  strings: PiStrings,
+  strings: PiStrings & PiSessionStrings,
   open: (fork: SessionFork) => void,
   busy: boolean,
 ): unknown {

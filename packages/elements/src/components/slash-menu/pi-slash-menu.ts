@@ -1,29 +1,16 @@
 import type { SlashCommand } from "@pi-kit/protocol";
 import { html, nothing, type PropertyValues } from "lit";
+import { PiErrorEvent } from "../../events/pi-error.ts";
+import { PiSlashSelectEvent } from "../../events/pi-slash-select.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
-import { CANCELABLE_EVENT, PiErrorEvent } from "../../internal/events.ts";
-import { format, type PiStrings } from "../../internal/i18n/i18n.ts";
+import { format } from "../../internal/i18n/format.ts";
+import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { type MenuInput, type MenuWords, TextFieldMenu } from "../../internal/text-field-menu.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { matchCommands } from "./match-commands.ts";
 import { slashMenuStyles } from "./pi-slash-menu.styles.ts";
-
-/**
- * Fired by `<pi-slash-menu>` when a command is chosen. Unless cancelled, an attached `input` gets
- * `/name ` in place of what was typed (and an `input` event); a host that forwards keys instead
- * replaces the text itself.
- */
-export class PiSlashSelectEvent extends Event {
-  /** The chosen command. */
-  readonly command: SlashCommand;
-
-  constructor(command: SlashCommand) {
-    super("pi-slash-select", CANCELABLE_EVENT);
-    this.command = command;
-  }
-}
 
 /** A text field the menu can follow. */
 export type SlashInput = MenuInput;
@@ -154,8 +141,5 @@ export class PiSlashMenu extends TextFieldMenu<SlashCommand> {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-slash-menu": PiSlashMenu;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-slash-select": PiSlashSelectEvent;
   }
 }

@@ -1,24 +1,13 @@
 import type { Model, ThinkingLevel } from "@pi-kit/protocol";
 import { html } from "lit";
+import { PiThinkingChangeEvent } from "../../events/pi-thinking-change.ts";
 import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
-import { CANCELABLE_EVENT } from "../../internal/events.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-
-/** Fired by `<pi-thinking-picker>` before it sets the level; cancel it to set it yourself. */
-export class PiThinkingChangeEvent extends Event {
-  /** The level chosen. */
-  readonly level: ThinkingLevel;
-
-  constructor(level: ThinkingLevel) {
-    super("pi-thinking-change", CANCELABLE_EVENT);
-    this.level = level;
-  }
-}
 
 /** What 0.73.x offers a reasoning model (it has no `get_available_thinking_levels`). */
 const REASONING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -157,8 +146,5 @@ export class PiThinkingPicker extends PickerElement {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-thinking-picker": PiThinkingPicker;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-thinking-change": PiThinkingChangeEvent;
   }
 }

@@ -1,48 +1,20 @@
 import type { PiClient, SessionModel } from "@pi-kit/client";
-import { html, LitElement, nothing } from "lit";
+import { html, LitElement } from "lit";
 import { repeat } from "lit/directives/repeat.js";
+import { PiNotifyEvent } from "../../events/pi-notify.ts";
 import { claim, release } from "../../internal/claims.ts";
 import type { PiConnection } from "../../internal/context.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
-import { CANCELABLE_EVENT } from "../../internal/events.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { toastStyles } from "./pi-toasts.styles.ts";
+import type { PiToast, ToastType } from "./toast.ts";
+import type { ToastCardView } from "./toast-card.ts";
 
-/** How serious a notification is (pi's `notifyType`; absent means info). */
-export type ToastType = "info" | "warning" | "error";
-
-/** One notification on screen. */
-export interface PiToast {
-  readonly id: string;
-  readonly message: string;
-  readonly type: ToastType;
-}
-
-/** Where a notification came from: an extension's `notify`, or pi's own stderr (a diagnostic). */
-export type NotifySource = "notify" | "stderr";
-
-/**
- * Fired by `<pi-toasts>` before it shows a notification from pi. Cancel it to handle the
- * notification yourself (for example in the page's own toast system).
- */
-export class PiNotifyEvent extends Event {
-  /** The notification text. */
-  readonly message: string;
-  /** How serious it is. */
-  readonly notifyType: ToastType;
-  /** Where it came from. */
-  readonly source: NotifySource;
-
-  constructor(message: string, notifyType: ToastType, source: NotifySource = "notify") {
-    super("pi-notify", CANCELABLE_EVENT);
-    this.message = message;
-    this.notifyType = notifyType;
-    this.source = source;
-  }
-}
+export type { PiToast, ToastType } from "./toast.ts";
 
 /**
  * A diagnostic pi wrote to stderr as a toast: pi starts its errors with `Error:` and its warnings
@@ -61,6 +33,9 @@ interface Timer {
 }
 
 let toastCounter = 0;
+
+/** The cards, loaded with the first toast of the page. */
+const cardPart = new LazyPart(() => import("./toast-card.ts"));
 
 /** How long each kind stays, in `duration`s: the more serious, the longer, but none forever. */
 const LIFETIME: Readonly<Record<ToastType, number>> = { info: 1, warning: 2, error: 4 };
@@ -133,9 +108,15 @@ export class PiToasts extends LitElement {
   #focused = false;
   readonly #locale = new LocaleController(this);
 
-  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  /**
+   * The first render in a language whose table still loads waits for it (no flash of English),
+   * and the first render with a toast waits for the cards, so `updateComplete` covers both.
+   */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
-    return this.#locale.schedule(() => super.scheduleUpdate());
+    return cardPart.schedule(
+      () => this.toasts.length > 0,
+      () => this.#locale.schedule(() => super.scheduleUpdate()),
+    );
   }
 
   constructor() {
@@ -159,7 +140,8 @@ export class PiToasts extends LitElement {
     if (ms > 0) {
       const timer: Timer = { handle: undefined, remaining: ms, startedAt: 0 };
       this.#timers.set(id, timer);
-      if (!this.#paused) this.#start(id, timer);
+      // The clock starts when the toast is on screen (see updated): the cards may still load.
+      if (!this.#paused && cardPart.module !== undefined) this.#start(id, timer);
     }
     return id;
   }
@@ -185,9 +167,17 @@ export class PiToasts extends LitElement {
 
   protected override willUpdate(): void {
     this.#connection.resolve();
+    const cards = cardPart.module;
+    // Normally loaded before this update (see scheduleUpdate); if its chunk failed, try again.
+    if (this.toasts.length > 0 && cards === undefined)
+      void cardPart.load().then((loaded) => loaded && this.requestUpdate());
+    if (cards !== undefined) adoptPartStyles(this, cards.toastCardStyles);
   }
 
   protected override updated(): void {
+    if (cardPart.module !== undefined && !this.#paused)
+      for (const [id, timer] of this.#timers)
+        if (timer.handle === undefined) this.#start(id, timer);
     // A focused toast that was removed takes the focus with it without a focusout event.
     if (this.#focused && this.shadowRoot?.activeElement == null) {
       this.#focused = false;
@@ -221,27 +211,18 @@ export class PiToasts extends LitElement {
   }
 
   #list(toasts: readonly PiToast[], newest: string | undefined): unknown {
-    const s = this.#locale.strings;
+    const cards = cardPart.module;
+    if (cards === undefined) return [];
+    const view: ToastCardView = {
+      strings: this.#locale.strings,
+      newest,
+      dismiss: (id, keyboard) => (keyboard ? this.#dismissFocused(id) : this.dismiss(id)),
+      hover: (id) => this.#hover(id),
+    };
     return repeat(
       toasts,
       (t) => t.id,
-      (t) => html`<div
-        part="toast"
-        class="toast ${t.type} ${t.id === newest ? "newest" : ""}"
-        data-id=${t.id}
-        @pointerenter=${() => this.#hover(t.id)}
-        @pointerleave=${() => this.#hover(undefined)}
-      >
-        ${t.type === "info" ? nothing : html`<strong part="type" class="type">${t.type === "error" ? s.notifyError : s.notifyWarning}:</strong>`}
-        <span part="message" class="message" title=${t.message}>${t.message}</span>
-        <button
-          part="dismiss-button"
-          class="dismiss"
-          aria-label=${s.notifyDismiss}
-          title=${s.notifyDismiss}
-          @click=${(e: MouseEvent) => (e.detail === 0 ? this.#dismissFocused(t.id) : this.dismiss(t.id))}
-        >×</button>
-      </div>`,
+      (t) => cards.toastCard(t, view),
     );
   }
 
@@ -338,8 +319,5 @@ export class PiToasts extends LitElement {
 declare global {
   interface HTMLElementTagNameMap {
     "pi-toasts": PiToasts;
-  }
-  interface GlobalEventHandlersEventMap {
-    "pi-notify": PiNotifyEvent;
   }
 }

@@ -3,8 +3,10 @@ import { builtInStrings } from "../i18n/built-in-strings.ts";
 import { type PiStrings, resolveLang } from "../i18n/i18n.ts";
 
 /** An element whose language follows its `lang` (or an ancestor's) and which takes string overrides. */
-export interface LocaleHost extends ReactiveControllerHost, HTMLElement {
-  strings?: Partial<PiStrings> | undefined;
+export interface LocaleHost<Own extends object = object>
+  extends ReactiveControllerHost,
+    HTMLElement {
+  strings?: Partial<PiStrings & Own> | undefined;
 }
 
 const OBSERVED: MutationObserverInit = {
@@ -32,18 +34,21 @@ function watch(host: HTMLElement): void {
  * The strings of an element in its current language: its own `lang`, else the nearest ancestor's
  * across shadow roots, with its `strings` overrides on top. Switching `lang` anywhere above the
  * element re-renders it at once, with no reload and no wiring; a language whose table is not
- * loaded yet is rendered once it is (see {@link LocaleController.schedule}).
+ * loaded yet is rendered once it is (see {@link LocaleController.schedule}). An element with a
+ * table of its own (`own`, by language) gets it merged under its overrides.
  */
-export class LocaleController implements ReactiveController {
-  readonly #host: LocaleHost;
+export class LocaleController<Own extends object = object> implements ReactiveController {
+  readonly #host: LocaleHost<Own>;
+  readonly #own: ((lang: string) => Own | undefined) | undefined;
   #lang = "";
-  #overrides: Partial<PiStrings> | undefined;
-  #strings: PiStrings = builtInStrings("en").strings;
+  #overrides: Partial<PiStrings & Own> | undefined;
+  #strings!: PiStrings & Own;
   /** Settles when the table of the language in effect has loaded, while it has not. */
   #ready: Promise<void> | undefined;
 
-  constructor(host: LocaleHost) {
+  constructor(host: LocaleHost<Own>, own?: (lang: string) => Own | undefined) {
     this.#host = host;
+    this.#own = own;
     host.addController(this);
   }
 
@@ -54,7 +59,7 @@ export class LocaleController implements ReactiveController {
   }
 
   /** The strings in effect. */
-  get strings(): PiStrings {
+  get strings(): PiStrings & Own {
     this.#resolve();
     return this.#strings;
   }
@@ -94,7 +99,8 @@ export class LocaleController implements ReactiveController {
     this.#lang = lang;
     this.#overrides = overrides;
     const { strings, ready } = builtInStrings(lang);
-    this.#strings = overrides === undefined ? strings : { ...strings, ...overrides };
+    const own = this.#own?.(lang);
+    this.#strings = { ...strings, ...own, ...overrides } as PiStrings & Own;
     this.#ready = ready;
     // Once a table that was loading arrives, the next read picks it up.
     void ready?.then(() => {

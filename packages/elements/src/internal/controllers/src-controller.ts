@@ -1,6 +1,7 @@
 import type { BridgeToken, PiClient } from "@pi-kit/client";
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { PI_EVENT, PiErrorEvent } from "../events.ts";
+import { PiErrorEvent } from "../../events/pi-error.ts";
+import { PiTokenRequestEvent } from "../../events/pi-token-request.ts";
 
 /** Where an element with `src` gets its bridge token. */
 export type TokenSource = "attribute" | "fragment" | "event";
@@ -11,29 +12,6 @@ export interface SrcHost extends ReactiveControllerHost, HTMLElement {
   tokenFrom: TokenSource | undefined;
   token: string | undefined;
   client: PiClient | undefined;
-}
-
-/**
- * Fired (bubbling, composed) by an element with `src` and `token-from="event"` when it needs a
- * bridge token (when it connects, and again for each reconnect); answer with `respondWith`.
- * Unanswered, the element waits for its `token` property.
- */
-export class PiTokenRequestEvent extends Event {
-  #token: Promise<string> | undefined;
-
-  constructor() {
-    super("pi-token-request", PI_EVENT);
-  }
-
-  /** Gives the token, now or later. */
-  respondWith(token: string | PromiseLike<string>): void {
-    this.#token = Promise.resolve(token);
-  }
-
-  /** The answer, if a listener gave one. */
-  get token(): Promise<string> | undefined {
-    return this.#token;
-  }
 }
 
 /**
@@ -174,10 +152,4 @@ function requestToken(host: SrcHost): Promise<string> | undefined {
   const request = new PiTokenRequestEvent();
   host.dispatchEvent(request);
   return request.token;
-}
-
-declare global {
-  interface GlobalEventHandlersEventMap {
-    "pi-token-request": PiTokenRequestEvent;
-  }
 }

@@ -19,6 +19,10 @@ export interface PiChangesStrings {
   changesBinary: string;
   changesShowDiff: string;
   changesNoTextDiff: string;
+  /** A file over the checkpoint size cap, in place of line counts; `{size}` as `12.5 MiB`. */
+  changesTooLarge: string;
+  /** In place of the diff of a file over the checkpoint size cap. */
+  changesTooLargeNoDiff: string;
   changesRevertFile: string;
   changesRevertFileLabel: string;
   changesRevertModified: string;
@@ -62,6 +66,9 @@ export const changesEn: PiChangesStrings = {
   changesBinary: "binary",
   changesShowDiff: "Show the changes of {path}",
   changesNoTextDiff: "A binary file: no text diff to show.",
+  changesTooLarge: "too large ({size})",
+  changesTooLargeNoDiff:
+    "Too large to keep in checkpoints: no diff to show, and it cannot be put back.",
   changesRevertFile: "Revert file",
   changesRevertFileLabel: "Revert file {path}",
   changesRevertModified:
@@ -110,6 +117,8 @@ export const changesZhCN: PiChangesStrings = {
   changesBinary: "二进制",
   changesShowDiff: "显示 {path} 的更改",
   changesNoTextDiff: "二进制文件：没有可显示的文本差异。",
+  changesTooLarge: "过大（{size}）",
+  changesTooLargeNoDiff: "文件过大，未保存在检查点中：没有可显示的差异，也无法还原。",
   changesRevertFile: "还原文件",
   changesRevertFileLabel: "还原文件 {path}",
   changesRevertModified: "还原 {path}：恢复到会话开始时的样子；此后对它的更改将丢失。",

@@ -1,4 +1,4 @@
-/** Small number formatters shared by the status displays. */
+/** Filling a string's placeholders, and the small formatters the status displays share. */
 
 /** Token counts: 950, 12.3k, 1.2M. */
 export function formatTokens(count: number): string {
@@ -38,4 +38,14 @@ export function imageUrl(image: {
   return /^image\/(png|jpeg|gif|webp|avif)$/.test(image.mimeType)
     ? `data:${image.mimeType};base64,${image.data}`
     : undefined;
+}
+
+/** Fills `{name}` placeholders. */
+export function format(
+  template: string,
+  values: Readonly<Record<string, string | number>>,
+): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
 }

@@ -2,11 +2,12 @@
  * Translatable strings: one typed table per language (English and Simplified Chinese built in, one
  * file each under `locales/`), chosen per element from its `lang` or its nearest ancestor's, with
  * per-element overrides. There is no global registry: two chats on one page can speak different
- * languages. This module holds what every element needs; the tables other than English load when
- * first shown (`built-in-strings.ts`), or all at once from `all-strings.ts`.
+ * languages. This module resolves an element's language; `format` (in `format.ts`, which lazily
+ * loaded views share) fills a string's placeholders. English stays in the page's entry chunk;
+ * the tables other than English load when first shown (`built-in-strings.ts`), or all at once
+ * from `all-strings.ts`.
  */
 
-export { en } from "./locales/en.ts";
 export type { PiStrings } from "./pi-strings.ts";
 
 /** The language that applies to an element: its own `lang`, else the nearest ancestor's, across shadow roots. */
@@ -23,14 +24,4 @@ export function resolveLang(element: Element): string {
     }
   }
   return "en";
-}
-
-/** Fills `{name}` placeholders. */
-export function format(
-  template: string,
-  values: Readonly<Record<string, string | number>>,
-): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
 }

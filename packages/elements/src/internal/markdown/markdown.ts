@@ -11,7 +11,8 @@ import { html, nothing, type TemplateResult } from "lit";
 import { guard } from "lit/directives/guard.js";
 import { keyed } from "lit/directives/keyed.js";
 import type { Token, Tokens } from "marked";
-import { en, type PiStrings } from "../i18n/i18n.ts";
+import type { PiStrings } from "../i18n/i18n.ts";
+import { en } from "../i18n/locales/en.ts";
 import { markdownLexer } from "./markdown-loader.ts";
 
 /** URLs kept on links; everything else (javascript:, data:, vbscript:, relative) is dropped. */

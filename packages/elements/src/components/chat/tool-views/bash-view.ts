@@ -1,7 +1,7 @@
 /** The `bash` tool: the command, its output with ANSI colours (tail first), and its exit code. */
 import { html, nothing } from "lit";
 import { ansiLine } from "../../../internal/ansi.ts";
-import { format } from "../../../internal/i18n/i18n.ts";
+import { format } from "../../../internal/i18n/format.ts";
 import { clipRows } from "./clip.ts";
 import { outputText, stringArg, type ToolView } from "./view.ts";
 

@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from "lit";
-import { format, type PiStrings } from "../../../internal/i18n/i18n.ts";
+import { format } from "../../../internal/i18n/format.ts";
+import type { PiStrings } from "../../../internal/i18n/i18n.ts";
 
 /** Lines of finished output shown before "show all". */
 export const CLIP_LINES = 8;

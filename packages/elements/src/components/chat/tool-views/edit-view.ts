@@ -5,6 +5,7 @@
  */
 import { type StructuredPatchHunk, structuredPatch } from "diff";
 import { html, nothing } from "lit";
+import { diffStyles } from "../../../styles/diff.ts";
 import { diffRows, diffTable, patchHunks } from "./diff-table.ts";
 import { detail, outputText, stringArg, type ToolView, type ToolViewContext } from "./view.ts";
 
@@ -47,6 +48,9 @@ function hunks(c: ToolViewContext): StructuredPatchHunk[] {
   }
   return computed;
 }
+
+/** The styles the edit view needs beyond the card's: the diff's. */
+export const editStyles = [diffStyles];
 
 export const editView: ToolView = (c) => {
   const rows = diffRows(hunks(c));

@@ -4,7 +4,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
-import { format } from "../../../internal/i18n/i18n.ts";
+import { format } from "../../../internal/i18n/format.ts";
 import { clipRows } from "./clip.ts";
 import { languageOf, outputText, stringArg, type ToolView } from "./view.ts";
 
