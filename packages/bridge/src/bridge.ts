@@ -237,6 +237,8 @@ export function createBridge(options: BridgeOptions, runtime: WebSocketRuntime):
       const started = performance.now();
       closing ??= drain(cluster, registry, logger)
         .then(() => registry.closeAll())
+        // A checkpoint or revert still running finishes before the storage is let go.
+        .then(() => checkpoints?.settled())
         .then(() => principals.close())
         .finally(() => files.close())
         .finally(() => ownership.close())

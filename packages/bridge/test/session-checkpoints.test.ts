@@ -18,7 +18,7 @@ import {
 } from "../src/checkpoints/session-checkpoints.ts";
 import { BridgeError } from "../src/errors.ts";
 import { createBridge, generateToken } from "../src/index.ts";
-import { sessionKey } from "../src/sessions/owner.ts";
+import { BRIDGE_OWNER, sessionKey } from "../src/sessions/owner.ts";
 import { Session } from "../src/sessions/session.ts";
 import { scriptedPi } from "./scripted-session.ts";
 
@@ -149,6 +149,33 @@ test("a node that may no longer write the session's storage (its lease ran out) 
     await assert.rejects(checkpoints.revertFile("a.txt"), refused);
     assert.equal(readFileSync(join(workspace, "a.txt"), "utf8"), "two\n", "nothing undone");
     assert.equal((await checkpoints.list()).length, 1, "no checkpoint written");
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("a closing bridge waits for the checkpoints' git work: settled() resolves only once a checkpoint in progress is written", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "pi-kit-checkpoints-settled-"));
+  try {
+    const workspace = join(scratch, "workspace");
+    mkdirSync(workspace);
+    for (let i = 0; i < 200; i++) writeFileSync(join(workspace, `f${i}.txt`), `${i}\n`);
+    const store = new CheckpointStore({
+      sessionsDir: join(scratch, "sessions"),
+      workspaceOf: async () => workspace,
+    });
+    const key = sessionKey(BRIDGE_OWNER, "work");
+    let written = false;
+    void store
+      .started(key)
+      .sessionStart()
+      .then(() => {
+        written = true;
+      });
+    await store.settled();
+    assert.equal(written, true, "settled before the session-start checkpoint was written");
+    assert.equal((await (await store.of(key))?.list())?.length, 1);
+    await store.settled();
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

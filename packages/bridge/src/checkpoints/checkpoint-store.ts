@@ -43,6 +43,8 @@ export class CheckpointStore {
   readonly #options: CheckpointStoreOptions;
   /** The checkpoints of sessions whose pi runs here. */
   readonly #live = new Map<SessionKey, SessionCheckpoints>();
+  /** Git work in progress, of any session: a closing bridge waits for it (see {@link settled}). */
+  readonly #work = new Set<Promise<unknown>>();
 
   constructor(options: CheckpointStoreOptions) {
     this.#options = options;
@@ -90,6 +92,11 @@ export class CheckpointStore {
     return checkpoints;
   }
 
+  /** Settles once the git work started so far is done: a bridge closes only then. */
+  async settled(): Promise<void> {
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
   /** Removes session `key`'s checkpoints (the session was deleted). */
   async remove(key: SessionKey): Promise<void> {
     this.#live.delete(key);
@@ -103,9 +110,19 @@ export class CheckpointStore {
   #open(key: SessionKey): SessionCheckpoints {
     const mayWrite = this.#options.mayWrite;
     return new SessionCheckpoints(
-      this.#openRepository(key),
+      this.#track(this.#openRepository(key)),
       mayWrite === undefined ? undefined : () => mayWrite(key),
+      (work) => this.#track(work),
     );
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#work.add(work);
+    const done = (): void => {
+      this.#work.delete(work);
+    };
+    work.then(done, done);
+    return work;
   }
 
   async #openRepository(key: SessionKey): Promise<Checkpoints> {

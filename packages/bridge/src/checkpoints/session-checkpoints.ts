@@ -26,10 +26,17 @@ export class SessionCheckpoints {
 
   /** Whether this bridge may still write the session's storage (its cluster lease is held). */
   readonly #mayWrite: () => boolean;
+  /** Told of each operation, so a bridge stops only once its git work is done. */
+  readonly #track: <T>(work: Promise<T>) => Promise<T>;
 
-  constructor(checkpoints: Promise<Checkpoints>, mayWrite: () => boolean = () => true) {
+  constructor(
+    checkpoints: Promise<Checkpoints>,
+    mayWrite: () => boolean = () => true,
+    track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
+  ) {
     this.#checkpoints = checkpoints;
     this.#mayWrite = mayWrite;
+    this.#track = track;
   }
 
   /** Settles once the shadow repository is open (rejects when it cannot be). */
@@ -39,11 +46,13 @@ export class SessionCheckpoints {
 
   /** Takes the session-start checkpoint, unless the session has checkpoints already (a resume). */
   sessionStart(): Promise<void> {
-    const started = (async () => {
-      const checkpoints = await this.#checkpoints;
-      if ((await checkpoints.list()).length > 0) return;
-      await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
-    })();
+    const started = this.#track(
+      (async () => {
+        const checkpoints = await this.#checkpoints;
+        if ((await checkpoints.list()).length > 0) return;
+        await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
+      })(),
+    );
     this.#starting = started.catch(() => undefined);
     return started;
   }
@@ -56,22 +65,23 @@ export class SessionCheckpoints {
   /** The checkpoints, oldest first. */
   async list(): Promise<CheckpointSummary[]> {
     await this.#starting;
-    return (await this.#checkpoints).list();
+    return this.#track((await this.#checkpoints).list());
   }
 
   /** The files changed since `since` (default: the first checkpoint). */
   async changes(since?: string): Promise<ChangeSet> {
     const from = await this.#since(since);
     const checkpoints = await this.#checkpoints;
-    const changes = await checkpoints.changes(from);
-    return { since: from, changes, skipped: await checkpoints.skipped() };
+    const changes = await this.#track(checkpoints.changes(from));
+    return { since: from, changes, skipped: await this.#track(checkpoints.skipped()) };
   }
 
   /** One file's diff since `since` (default: the first checkpoint). */
   async diff(path: string, since?: string): Promise<FileDiff> {
     const file = confinedPath(path);
     const from = await this.#since(since);
-    return { path: file, since: from, diff: await (await this.#checkpoints).diff(from, file) };
+    const diff = await this.#track((await this.#checkpoints).diff(from, file));
+    return { path: file, since: from, diff };
   }
 
   /** Puts `path` back as it was at `since`; answers the changes since `since` after it. */
@@ -99,7 +109,7 @@ export class SessionCheckpoints {
     if (this.#fenced || !this.#mayWrite())
       throw new BridgeError(BridgeErrorCode.SessionStopped, "The session runs on another node now");
     try {
-      return await task(checkpoints);
+      return await this.#track(task(checkpoints));
     } catch (error) {
       if (error instanceof CheckpointError)
         throw new BridgeError(BridgeErrorCode.TooLargeToRestore, error.message, { cause: error });
