@@ -6,37 +6,23 @@
  * fences itself before the TTL; a drained owner releases its leases at once.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { WebSocketTransport } from "@pi-kit/client";
 import { spawnBridge } from "../bridge-process.ts";
 import { connect, connectClient, run, startBridge, type TestBridge } from "../helpers.ts";
-import { startRedis, type TestRedis } from "./redis-server.ts";
+import { useRedis } from "./redis-fixture.ts";
+import { startRedis } from "./redis-server.ts";
 
 /** As the chaos cluster's: on a loaded 2-core machine a healthy node keeps its leases. */
 const TTL_MS = 3000;
 /** Reconnects quickly, as a browser's client would through the proxy. */
 const FAST_RECONNECT = { initialDelayMs: 100, maxDelayMs: 400, maxAttempts: 200 };
 
-let redis: TestRedis;
-const temps: string[] = [];
-
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  await redis.stop();
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `pi-kit-cluster-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const cluster = useRedis("pi-kit-cluster");
+const { tempDir } = cluster;
 
 /** A bridge in this process, in cluster mode on `sessionsDir`. */
 function clusterBridge(
@@ -60,7 +46,7 @@ function clusterBridgeProcess(sessionsDir: string, peer: TestBridge, leaseTtlMs 
     token: peer.token,
     args: [
       "--cluster",
-      redis.url,
+      cluster.redis.url,
       "--lease-ttl-ms",
       String(leaseTtlMs),
       "--index-dir",
@@ -98,8 +84,8 @@ function reconnected(transport: WebSocketTransport, served: () => boolean): Prom
 
 test("cluster: a socket and an API call to another node reach the owner's one pi", async () => {
   const dir = tempDir("sessions");
-  const a = await clusterBridge(dir, redis.url);
-  const b = await clusterBridge(dir, redis.url, TTL_MS, a.token);
+  const a = await clusterBridge(dir, cluster.redis.url);
+  const b = await clusterBridge(dir, cluster.redis.url, TTL_MS, a.token);
   try {
     const onA = await connect(a, "shared");
     await run(onA, "hello from a");
@@ -155,7 +141,7 @@ test("cluster: a socket and an API call to another node reach the owner's one pi
 
 test("cluster: SIGKILL of the owner: the other node takes over after the TTL on a fenced file, the client sees the same transcript", async () => {
   const dir = tempDir("sessions");
-  const b = await clusterBridge(dir, redis.url);
+  const b = await clusterBridge(dir, cluster.redis.url);
   const a = await clusterBridgeProcess(dir, b);
   try {
     const onA = await connect(
@@ -230,7 +216,7 @@ test("cluster: an owner that cannot reach Redis fences itself before the TTL: pi
 test("cluster: SIGTERM drains: the owner exits 0, closes sockets 1001 and releases its leases at once", async () => {
   const dir = tempDir("sessions");
   const longTtl = 60_000;
-  const b = await clusterBridge(dir, redis.url, longTtl);
+  const b = await clusterBridge(dir, cluster.redis.url, longTtl);
   const a = await clusterBridgeProcess(dir, b, longTtl);
   try {
     const address = {

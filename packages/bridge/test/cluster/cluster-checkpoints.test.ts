@@ -7,32 +7,18 @@
  * 1.x on the scripted model.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { ChangeSet, CheckpointList } from "@pi-kit/protocol/bridge";
 import { createClient } from "redis";
 import { tree } from "../../../../test-support/git-tree.ts";
 import { connect, run, startBridge, type TestBridge, type TestClient } from "../helpers.ts";
-import { startRedis, type TestRedis } from "./redis-server.ts";
+import { useRedis } from "./redis-fixture.ts";
 
 const TTL_MS = 3000;
-let redis: TestRedis;
-const temps: string[] = [];
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  await redis.stop();
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `pi-kit-cluster-cp-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const cluster = useRedis("pi-kit-cluster-cp");
+const { tempDir } = cluster;
 
 async function api<T>(bridge: TestBridge, path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(`${bridge.url}/api/sessions/work${path}`, {
@@ -59,7 +45,7 @@ test("cluster: checkpoints move with the lease; a fenced owner writes none; the 
       sessionsDir,
       workspacesDir,
       ...(token === undefined ? {} : { token }),
-      cluster: { redisUrl: redis.url, leaseTtlMs: TTL_MS, indexDir: tempDir("index") },
+      cluster: { redisUrl: cluster.redis.url, leaseTtlMs: TTL_MS, indexDir: tempDir("index") },
     });
   const a = await node();
   const b = await node(a.token);
@@ -89,7 +75,7 @@ test("cluster: checkpoints move with the lease; a fenced owner writes none; the 
 
     // A loses its lease (another holder took it): it is fenced, its sockets closed with 1012.
     const written = tree(repository);
-    const store = createClient({ url: redis.url });
+    const store = createClient({ url: cluster.redis.url });
     await store.connect();
     try {
       assert.equal(await store.del("pikit:lease:work"), 1, "A's lease was in Redis");

@@ -4,32 +4,16 @@
  * node, for the bridge's token only; and `pi-kit-bridge cluster status`, which prints it as a table.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import type { ClusterStatus } from "../../src/cluster/cluster-node.ts";
 import { runCli } from "../cli-process.ts";
 import { connect, startBridge, type TestBridge } from "../helpers.ts";
 import { mint, ticketKeys } from "../ticket-helpers.ts";
-import { startRedis, type TestRedis } from "./redis-server.ts";
+import { useRedis } from "./redis-fixture.ts";
 
 const TTL_MS = 3000;
-let redis: TestRedis;
-const temps: string[] = [];
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  await redis.stop();
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `pi-kit-cluster-status-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const cluster = useRedis("pi-kit-cluster-status");
+const { tempDir } = cluster;
 
 async function nodeId(bridge: TestBridge): Promise<string | null> {
   const response = await fetch(`${bridge.url}/healthz`);
@@ -54,7 +38,7 @@ test("cluster status: any node lists every leased session with its owner, fence,
       sessionsDir,
       tickets: keys.options,
       ...(token === undefined ? {} : { token }),
-      cluster: { redisUrl: redis.url, leaseTtlMs: TTL_MS, indexDir: tempDir("index") },
+      cluster: { redisUrl: cluster.redis.url, leaseTtlMs: TTL_MS, indexDir: tempDir("index") },
     });
   const a = await node();
   const b = await node(a.token);

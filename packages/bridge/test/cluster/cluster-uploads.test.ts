@@ -5,30 +5,16 @@
  * byte-identical. Real Redis; a scripted pi (a socket in control is all an upload needs).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { BridgeUploads } from "@pi-kit/client";
 import { connect, startBridge, type TestClient } from "../helpers.ts";
 import { scriptedPi } from "../scripted-session.ts";
-import { startRedis, type TestRedis } from "./redis-server.ts";
+import { useRedis } from "./redis-fixture.ts";
 
-let redis: TestRedis;
-const temps: string[] = [];
-before(async () => {
-  redis = await startRedis();
-});
-after(async () => {
-  await redis.stop();
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `pi-kit-cluster-up-${label}-`));
-  temps.push(dir);
-  return dir;
-}
+const cluster = useRedis("pi-kit-cluster-up");
+const { tempDir } = cluster;
 
 async function idOf(client: TestClient): Promise<number> {
   const control = await client.waitFor((r) => r.type === "bridge_control");
@@ -47,7 +33,7 @@ test("cluster: an upload through the node without the lease is forwarded to its 
       checkpoints: false,
       spawn: async () => scriptedPi().transport,
       ...(token === undefined ? {} : { token }),
-      cluster: { redisUrl: redis.url, leaseTtlMs: 3000, indexDir: tempDir("index") },
+      cluster: { redisUrl: cluster.redis.url, leaseTtlMs: 3000, indexDir: tempDir("index") },
     });
   const a = await node();
   const b = await node(a.token);
