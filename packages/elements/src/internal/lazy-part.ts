@@ -37,14 +37,22 @@ export class LazyPart<Module> {
   }
 
   /**
+   * Loads the module for `host` when `needed` and it is not there (`schedule` normally loaded it
+   * before; its chunk may have failed), then asks `host` to update once it is.
+   */
+  reload(needed: boolean, host: { requestUpdate(): void }): void {
+    if (needed && this.#module === undefined)
+      void this.load().then((module) => module && host.requestUpdate());
+  }
+
+  /**
    * Runs an element's `update` now, or once the module has loaded when `needed` says the update
    * shows it: called from `scheduleUpdate()`, so that render has it and `updateComplete` waits.
    */
-  schedule(
-    needed: () => boolean,
-    update: () => Promise<unknown> | undefined,
-  ): Promise<unknown> | undefined {
-    return this.#module === undefined && needed() ? this.load().then(() => update()) : update();
+  schedule(needed: () => boolean, update: () => unknown): Promise<unknown> | undefined {
+    if (this.#module === undefined && needed()) return this.load().then(() => update());
+    const result = update();
+    return result instanceof Promise ? result : undefined;
   }
 }
 

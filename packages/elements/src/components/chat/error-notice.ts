@@ -1,9 +1,13 @@
-/** The error box of a failed answer: what went wrong, after how many attempts, and what to check. */
+/**
+ * The error box of a failed answer: what went wrong, after how many attempts, and what to check.
+ * It loads with the first failed answer a page shows (`<pi-message>` waits for it before that
+ * render).
+ * @module
+ */
 import type { AssistantMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
 import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
-import { failedAttempts } from "./transcript-filter.ts";
 
 /** What kind of failure an error message describes, for the hint shown under it. */
 export type FailureKind = "auth" | "network" | "rate" | "server" | "other";
@@ -57,10 +61,13 @@ const HINTS = {
   other: "errorHintOther",
 } as const satisfies Record<FailureKind, keyof PiStrings>;
 
-/** Renders the error of a failed answer, with the attempt count and a hint. */
-export function errorNotice(message: AssistantMessage, s: PiStrings): TemplateResult {
+/** Renders the error of a failed answer, with the count of attempts it took and a hint. */
+export function errorNotice(
+  message: AssistantMessage,
+  s: PiStrings,
+  count: number,
+): TemplateResult {
   const raw = message.errorMessage ?? "";
-  const count = failedAttempts(message);
   // The count is said once: a provider's own "(attempt 4)" would repeat it.
   const text =
     count > 1 ? readableError(raw).replace(/\s*\(attempt \d+\)\s*$/i, "") : readableError(raw);

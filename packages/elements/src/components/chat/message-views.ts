@@ -12,7 +12,8 @@ import { html, nothing, type TemplateResult } from "lit";
 import { format, formatTokens, imageUrl, textOf } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
-import { errorNotice } from "./error-notice.ts";
+import type { errorNotice } from "./error-notice.ts";
+import { failedAttempts } from "./transcript-filter.ts";
 
 /** What every view needs. */
 export interface ViewContext {
@@ -22,6 +23,8 @@ export interface ViewContext {
   readonly renderers: PiRenderers | undefined;
   /** Hosts whose images in answers load without a click. */
   readonly imageHosts?: readonly string[] | undefined;
+  /** The error box of a failed answer, once loaded (error-notice.ts); until then its text only. */
+  readonly errorNotice?: typeof errorNotice | undefined;
 }
 
 function images(content: string | readonly UserContent[], s: PiStrings): unknown {
@@ -85,7 +88,8 @@ export function assistantView(message: AssistantMessage, c: ViewContext): Templa
     })}
     ${
       message.stopReason === "error"
-        ? errorNotice(message, s)
+        ? (c.errorNotice?.(message, s, failedAttempts(message)) ??
+          html`<div part="error" class="error" role="note">${s.error}: ${message.errorMessage}</div>`)
         : message.stopReason === "aborted"
           ? html`<div part="notice" class="aborted">${s.aborted}</div>`
           : nothing

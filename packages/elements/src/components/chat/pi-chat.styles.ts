@@ -115,48 +115,6 @@ export const chatStyles = css`
     background: var(--_color-bg);
     box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
   }
-  .queue {
-    display: flex;
-    gap: 0.6em;
-    align-items: flex-start;
-    font-size: 0.9em;
-    border: 1px dashed var(--_color-border);
-    border-radius: var(--_radius);
-    padding: 0.4em 0.6em;
-    margin-bottom: 0.4em;
-  }
-  .queue ul {
-    flex: 1;
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    white-space: pre-wrap;
-    overflow-wrap: anywhere;
-  }
-  .queue .tag {
-    font-size: 0.8em;
-    color: var(--_color-muted);
-    border: 1px solid var(--_color-border);
-    border-radius: 0.3em;
-    padding: 0 0.3em;
-  }
-  .watch {
-    display: flex;
-    gap: 0.6em;
-    align-items: center;
-    justify-content: space-between;
-    font-size: 0.9em;
-    color: var(--_color-muted);
-    background: var(--_color-surface);
-    border: 1px solid var(--_color-border);
-    border-radius: var(--_radius);
-    padding: 0.4em 0.6em;
-    margin-bottom: 0.4em;
-  }
-  .watch button {
-    flex: none;
-    white-space: nowrap;
-  }
   /* Notifications sit in the column above the composer, at its end, pushing nothing over text. */
   pi-toasts {
     --position: static;

@@ -21,12 +21,13 @@ import {
   type TokenSource,
 } from "../../internal/controllers/src-controller.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
 import { BashRunFilter, bashMessage } from "./bash-runs.ts";
-import { queueView, watchBar, widgetsView } from "./composer-bars.ts";
+import { widgetsView } from "./composer-bars.ts";
 import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
 import { deliver, deliveryMode, Outbox, type OutgoingMessage } from "./outbox.ts";
@@ -37,6 +38,9 @@ import { loadContextUsage, statusBar, UsageTotals } from "./status-bar.ts";
 import { dialogOwners, dialogsAbove } from "./tool-dialogs.ts";
 import { ToolIndex } from "./tool-index.ts";
 import { TranscriptFilter } from "./transcript-filter.ts";
+
+/** The queue and watch bars above the composer, loaded when first shown. */
+const barsPart = new LazyPart(() => import("./control-bars.ts"));
 
 /** The phase shown while the page connects the chat's client itself (`connecting`). */
 const CONNECTING: SrcPhase = { status: "connecting" };
@@ -243,9 +247,26 @@ export class PiChat extends LitElement {
   });
   readonly #locale = new LocaleController(this);
 
-  /** The first render in a language whose table still loads waits for it (no flash of English). */
+  /**
+   * The first render in a language whose table still loads waits for it (no flash of English),
+   * and the first that shows the queue or the watch bar waits for them.
+   */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
-    return this.#locale.schedule(() => super.scheduleUpdate());
+    return barsPart.schedule(
+      () => this.#showsBars(),
+      () => this.#locale.schedule(() => super.scheduleUpdate()),
+    );
+  }
+
+  // Asked before willUpdate too (by scheduleUpdate): the client and its control are resolved first.
+  #showsBars(): boolean {
+    this.#connection.resolve();
+    this.#control.watch(this.#connection.connection?.client);
+    const queue = this.#connection.snapshot?.queue;
+    return (
+      this.#control.watching ||
+      (queue !== undefined && queue.steering.length + queue.followUp.length > 0)
+    );
   }
   #announcement = "";
   #wasRunning = false;
@@ -345,6 +366,9 @@ export class PiChat extends LitElement {
     else states.delete("empty");
     if (this.#control.watching) states.add("watching");
     else states.delete("watching");
+    const bars = barsPart.module;
+    barsPart.reload(this.#showsBars(), this);
+    if (bars !== undefined) adoptPartStyles(this, bars.barStyles);
   }
 
   protected override updated(): void {
@@ -459,8 +483,8 @@ export class PiChat extends LitElement {
               ></pi-dialog>`
         }
         ${widgetsView(snapshot, "aboveEditor")}
-        ${queueView(snapshot?.queue, s, () => void this.restoreQueue())}
-        ${watching ? watchBar(this.#control.control, s, () => void this.takeControl()) : nothing}
+        ${barsPart.module?.queueView(snapshot?.queue, s, () => void this.restoreQueue()) ?? nothing}
+        ${watching ? (barsPart.module?.watchBar(this.#control.control, s, () => void this.takeControl()) ?? nothing) : nothing}
         <pi-composer
           exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu, mention-menu, mentions, mention, attach-notice, uploads, upload, upload-name, upload-size, upload-progress, upload-status, upload-retry, upload-remove"
           .strings=${s}

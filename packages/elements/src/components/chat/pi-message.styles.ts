@@ -25,14 +25,8 @@ export const messageStyles = css`
     transition: opacity 0.15s;
   }
   :host(:hover) .actions,
-  .actions:focus-within,
-  .actions.confirming {
+  .actions:focus-within {
     opacity: 1;
-  }
-  .actions.confirming {
-    display: block;
-    color: inherit;
-    font-size: 1em;
   }
   @media (hover: none) {
     .actions {
@@ -55,26 +49,6 @@ export const messageStyles = css`
   }
   time {
     padding: 0 0.4em;
-  }
-  .editing {
-    display: flex;
-    flex-direction: column;
-    gap: 0.4em;
-    width: min(85%, 46em);
-  }
-  .editing textarea {
-    font: inherit;
-    color: inherit;
-    background: var(--_color-bg);
-    border: 1px solid var(--_color-border);
-    border-radius: calc(var(--_radius) * 0.75);
-    padding: 0.4em 0.6em;
-    resize: vertical;
-  }
-  .edit-actions {
-    display: flex;
-    justify-content: flex-end;
-    gap: 0.4em;
   }
   .pending {
     color: var(--_color-muted);

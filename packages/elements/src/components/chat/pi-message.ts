@@ -2,17 +2,25 @@ import type { AgentMessage } from "@pi-kit/protocol";
 import { html, LitElement, nothing, type TemplateResult } from "lit";
 import { PiEditEvent } from "../../events/pi-edit.ts";
 import { PiRetryEvent } from "../../events/pi-retry.ts";
-import { confirmBar, focusConfirmBar } from "../../internal/confirm-bar.ts";
 import { copyFromButton } from "../../internal/copy.ts";
 import { textOf } from "../../internal/i18n/format.ts";
 import { type PiStrings, resolveLang } from "../../internal/i18n/i18n.ts";
 import { en } from "../../internal/i18n/locales/en.ts";
+import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import type { PiRenderers, ToolSlot } from "../../internal/renderers.ts";
-import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { messageView } from "./message-views.ts";
 import { messageStyles } from "./pi-message.styles.ts";
+
+/** The Edit form and the "Try again?" question, loaded when the user first asks for either. */
+const editingPart = new LazyPart(() => import("./message-editing.ts"));
+
+/** The error box of a failed answer, loaded with the first one. */
+const errorPart = new LazyPart(() => import("./error-notice.ts"));
+
+const failed = (message: AgentMessage | undefined): boolean =>
+  message?.role === "assistant" && message.stopReason === "error";
 
 /** What a message's Retry and Edit buttons ask for; the message list does it. */
 export type MessageAction = (
@@ -58,7 +66,7 @@ function copyText(message: AgentMessage): string {
  * @csspart pending - "Thinking…" before an answer's first token.
  */
 export class PiMessage extends LitElement {
-  static override styles = [tokenStyles, baseStyles, confirmStyles, messageStyles];
+  static override styles = [tokenStyles, baseStyles, messageStyles];
   static override properties = {
     message: { attribute: false },
     streaming: { type: Boolean, reflect: true },
@@ -108,26 +116,62 @@ export class PiMessage extends LitElement {
     this.confirmingRetry = false;
   }
 
+  /**
+   * The first render of a failed answer, and the first that edits or asks, wait for their part,
+   * so `updateComplete` covers it.
+   */
+  protected override scheduleUpdate(): Promise<unknown> | undefined {
+    return errorPart.schedule(
+      () => failed(this.message),
+      () =>
+        editingPart.schedule(
+          () => this.editing || this.confirmingRetry,
+          () => super.scheduleUpdate(),
+        ),
+    );
+  }
+
+  protected override willUpdate(): void {
+    const editing = this.editing || this.confirmingRetry;
+    errorPart.reload(failed(this.message), this);
+    editingPart.reload(editing, this);
+    const part = editingPart.module;
+    if (part !== undefined && editing) adoptPartStyles(this, part.editingStyles);
+  }
+
   protected override render(): unknown {
     const message = this.message;
     if (message === undefined) return nothing;
     this.setAttribute("role-name", message.role);
-    if (this.editing && message.role === "user") return this.#editor(message);
+    const part = editingPart.module;
+    if (part !== undefined && this.editing && message.role === "user")
+      return part.editForm(copyText(message), {
+        strings: this.strings,
+        confirm: (text = "") => {
+          this.editing = false;
+          if (this.dispatchEvent(new PiEditEvent(message, text))) this.act?.(message, "edit", text);
+        },
+        cancel: () => {
+          this.editing = false;
+        },
+      });
     return html`${messageView(message, {
       strings: this.strings,
       streaming: this.streaming,
       tools: this.tools,
       renderers: this.renderers,
       imageHosts: this.imageHosts,
+      errorNotice: errorPart.module?.errorNotice,
     })}${this.#actions(message)}`;
   }
 
   protected override updated(changed: Map<PropertyKey, unknown>): void {
     if (this.editing) this.renderRoot.querySelector("textarea")?.focus();
-    if (changed.has("confirmingRetry") && this.confirmingRetry) focusConfirmBar(this.renderRoot);
+    if (changed.has("confirmingRetry") && this.confirmingRetry)
+      editingPart.module?.focusConfirmBar(this.renderRoot);
   }
 
-  #actions(message: AgentMessage): TemplateResult | typeof nothing {
+  #actions(message: AgentMessage): unknown {
     if (this.streaming || (message.role !== "user" && message.role !== "assistant")) return nothing;
     const s = this.strings;
     const text = copyText(message);
@@ -135,19 +179,18 @@ export class PiMessage extends LitElement {
     const retry = act !== undefined && message.role === "assistant" && this.last;
     // An answer of tool calls only has nothing to copy: no row under it.
     if (text === "" && !retry) return nothing;
-    if (retry && this.confirmingRetry)
-      return html`<div part="actions" class="actions confirming">${confirmBar({
-        text: s.retryConfirm,
-        confirm: s.retry,
-        cancel: s.editCancel,
-        onConfirm: () => {
+    const part = editingPart.module;
+    if (retry && this.confirmingRetry && part !== undefined)
+      return part.retryQuestion({
+        strings: s,
+        confirm: () => {
           this.confirmingRetry = false;
           if (this.dispatchEvent(new PiRetryEvent(message))) act?.(message, "retry");
         },
-        onCancel: () => {
+        cancel: () => {
           this.confirmingRetry = false;
         },
-      })}</div>`;
+      });
     return html`<div part="actions" class="actions">
       ${time(message.timestamp, resolveLang(this))}
       ${
@@ -170,38 +213,6 @@ export class PiMessage extends LitElement {
           : nothing
       }
     </div>`;
-  }
-
-  #editor(message: AgentMessage): TemplateResult {
-    const s = this.strings;
-    const send = (): void => {
-      const text = this.renderRoot.querySelector("textarea")?.value.trim() ?? "";
-      if (text === "") return;
-      this.editing = false;
-      if (this.dispatchEvent(new PiEditEvent(message, text))) this.act?.(message, "edit", text);
-    };
-    return html`<form part="bubble" class="bubble user editing" @submit=${(e: Event) => {
-      e.preventDefault();
-      send();
-    }}>
-      <textarea part="editor" aria-label=${s.editMessage} rows="3" .value=${copyText(message)} @keydown=${(
-        e: KeyboardEvent,
-      ) => {
-        if (e.key === "Escape") {
-          e.stopPropagation();
-          this.editing = false;
-        } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) {
-          e.preventDefault();
-          send();
-        }
-      }}></textarea>
-      <div class="edit-actions">
-        <button type="button" @click=${() => {
-          this.editing = false;
-        }}>${s.editCancel}</button>
-        <button type="submit" class="primary">${s.editSend}</button>
-      </div>
-    </form>`;
   }
 
   #copy(event: Event, text: string): void {

@@ -45,8 +45,7 @@ export const toolCallStyles = css`
     color: var(--_color-muted);
     white-space: nowrap;
   }
-  .error .status,
-  .exit.failed {
+  .error .status {
     color: var(--_color-danger);
   }
   .awaiting {
@@ -78,64 +77,6 @@ export const toolCallStyles = css`
     overflow-wrap: anywhere;
     max-height: 24em;
     overflow: auto;
-  }
-  .command,
-  .exit,
-  .note,
-  .read > summary {
-    color: var(--_color-muted);
-    font-size: 0.85em;
-  }
-  .file {
-    font-family: var(--_font-mono);
-    font-size: 0.85em;
-    overflow: auto;
-    max-height: 30em;
-    line-height: 1.45;
-  }
-  .gutter {
-    color: var(--_color-muted);
-    text-align: right;
-    padding-right: 0.6em;
-    min-width: 2.5em;
-    user-select: none;
-  }
-  .file {
-    display: flex;
-  }
-  .file pre {
-    overflow: visible;
-    max-height: none;
-  }
-  .file pre,
-  .file code {
-    font-size: inherit;
-  }
-  .file .code {
-    white-space: pre;
-    flex: 1;
-  }
-  details.read {
-    border: 0;
-    border-top: 1px solid var(--_color-border);
-    border-radius: 0;
-    background: none;
-    margin: 0;
-  }
-  .read > summary {
-    display: list-item;
-    cursor: pointer;
-    padding: 0;
-  }
-  .read[open] > summary {
-    margin-bottom: 0.3em;
-  }
-  .error-text {
-    color: var(--_color-danger);
-  }
-  .denied .error-text,
-  .aborted .error-text {
-    color: var(--_color-muted);
   }
   img {
     max-width: 100%;

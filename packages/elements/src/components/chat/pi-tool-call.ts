@@ -23,14 +23,18 @@ interface BuiltInView {
 
 // The built-in views of pi's own tools, each loaded the first time a card needs it.
 const VIEWS: Readonly<Record<string, LazyPart<BuiltInView>>> = {
-  bash: new LazyPart(() => import("./tool-views/bash-view.ts").then((m) => ({ view: m.bashView }))),
+  bash: new LazyPart(() =>
+    import("./tool-views/bash-view.ts").then((m) => ({ view: m.bashView, styles: m.bashStyles })),
+  ),
   edit: new LazyPart(() =>
     import("./tool-views/edit-view.ts").then((m) => ({ view: m.editView, styles: m.editStyles })),
   ),
   write: new LazyPart(() =>
-    import("./tool-views/file-view.ts").then((m) => ({ view: m.writeView })),
+    import("./tool-views/file-view.ts").then((m) => ({ view: m.writeView, styles: m.fileStyles })),
   ),
-  read: new LazyPart(() => import("./tool-views/file-view.ts").then((m) => ({ view: m.readView }))),
+  read: new LazyPart(() =>
+    import("./tool-views/file-view.ts").then((m) => ({ view: m.readView, styles: m.fileStyles })),
+  ),
 };
 
 /** Arguments worth showing in the header, by common tool name. */
@@ -189,8 +193,7 @@ export class PiToolCall extends LitElement {
   #builtIn(context: ToolRenderContext): unknown {
     const part = VIEWS[context.call.name];
     const builtIn = part?.module;
-    if (part !== undefined && builtIn === undefined)
-      void part.load().then((loaded) => loaded && this.requestUpdate());
+    part?.reload(true, this);
     if (builtIn === undefined) return undefined;
     if (builtIn.styles) adoptPartStyles(this, builtIn.styles);
     try {

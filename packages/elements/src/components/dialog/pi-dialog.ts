@@ -229,8 +229,7 @@ export class PiDialog extends LitElement {
     else this.#internals.states.add("open");
     // Normally loaded before this update (see scheduleUpdate); if its chunk failed, try again.
     const panel = panelPart.module;
-    if (next !== undefined && panel === undefined)
-      void panelPart.load().then((loaded) => loaded && this.requestUpdate());
+    panelPart.reload(next !== undefined, this);
     if (next !== undefined && panel !== undefined) adoptPartStyles(this, panel.panelStyles);
   }
 

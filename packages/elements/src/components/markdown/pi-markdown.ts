@@ -4,13 +4,14 @@ import { copyFromButton } from "../../internal/copy.ts";
 import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { en } from "../../internal/i18n/locales/en.ts";
+import { adoptPartStyles } from "../../internal/lazy-part.ts";
 import { highlightLater } from "../../internal/markdown/highlight-later.ts";
-import { renderBlock, renderMarkdown } from "../../internal/markdown/markdown.ts";
+import { plainMarkdown } from "../../internal/markdown/markdown.ts";
 import { MarkdownBlocks, startsList } from "../../internal/markdown/markdown-blocks.ts";
 import {
   loadCompletion,
   loadMarkdown,
-  markdownLexer,
+  markdownTemplates,
 } from "../../internal/markdown/markdown-loader.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -86,7 +87,7 @@ export class PiMarkdown extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // Until the parser is there, text shows as it is; then everything renders again.
-    if (markdownLexer() === undefined)
+    if (markdownTemplates() === undefined)
       loadMarkdown().then(
         () => {
           // Every block is rendered anew: look at its images and code again.
@@ -98,6 +99,8 @@ export class PiMarkdown extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    const templates = markdownTemplates();
+    if (templates !== undefined) adoptPartStyles(this, [templates.markdownTemplateStyles]);
     if (changed.has("text")) this.#group(this.#blocks.update(this.text));
     if (changed.has("imageHosts") || changed.has("strings")) this.#seen = 0;
     if (this.streaming) void loadCompletion().catch(() => undefined);
@@ -106,14 +109,17 @@ export class PiMarkdown extends LitElement {
   protected override render(): unknown {
     const tail = this.#blocks.tail;
     const s = this.strings;
-    const parsed = markdownLexer() !== undefined;
+    const templates = markdownTemplates();
+    const parsed = templates !== undefined;
+    const block = (source: string): unknown =>
+      templates === undefined ? plainMarkdown(source) : templates.renderFinishedBlock(source, s);
     // The tail keeps its element when streaming ends, so nothing is rebuilt at the end.
     return html`<div class="md" part="content">${this.#groups.map((group) =>
       // A full group never changes again: Lit skips it without looking at its blocks.
       guard([group, s, parsed], () =>
         group.map(
           (source) =>
-            html`<div class=${blockClass(source)} data-done>${guard([source, s, parsed], () => renderBlock(source, s))}</div>`,
+            html`<div class=${blockClass(source)} data-done>${guard([source, s, parsed], () => block(source))}</div>`,
         ),
       ),
     )}${
@@ -121,8 +127,8 @@ export class PiMarkdown extends LitElement {
         ? null
         : html`<div class=${blockClass(tail)} ?data-done=${!this.streaming}>${
             this.streaming
-              ? renderMarkdown(tail, { strings: s, completeEnd: true })
-              : guard([tail, s, parsed], () => renderBlock(tail, s))
+              ? (templates?.renderSource(tail, s, true) ?? plainMarkdown(tail))
+              : guard([tail, s, parsed], () => block(tail))
           }</div>`
     }</div>`;
   }

@@ -168,9 +168,7 @@ export class PiToasts extends LitElement {
   protected override willUpdate(): void {
     this.#connection.resolve();
     const cards = cardPart.module;
-    // Normally loaded before this update (see scheduleUpdate); if its chunk failed, try again.
-    if (this.toasts.length > 0 && cards === undefined)
-      void cardPart.load().then((loaded) => loaded && this.requestUpdate());
+    cardPart.reload(this.toasts.length > 0, this);
     if (cards !== undefined) adoptPartStyles(this, cards.toastCardStyles);
   }
 

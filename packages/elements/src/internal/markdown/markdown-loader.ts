@@ -1,25 +1,24 @@
 /**
- * Loads the markdown parser (marked and the bounded lexer, about 16 KiB gzipped) apart from the
- * page's entry, so a chat page can show its composer and connect before it has arrived. Elements
- * that show markdown start the load as soon as they connect, in parallel with the connection;
- * until it is there, markdown is shown as plain text, and re-rendered once it is.
+ * Loads the markdown parser and templates (marked, the bounded lexer and markdown-templates.ts,
+ * about 18 KiB gzipped) apart from the page's entry, so a chat page can show its composer and
+ * connect before they have arrived. Elements that show markdown start the load as soon as they
+ * connect, in parallel with the connection; until it is there, markdown is shown as plain text,
+ * and re-rendered once it is.
  */
-import type { lexMarkdown } from "./markdown-lexer.ts";
+type Templates = typeof import("./markdown-templates.ts");
 
-type Lexer = typeof import("./markdown-lexer.ts");
-
-let lexer: Lexer | undefined;
-let loading: Promise<Lexer> | undefined;
+let templates: Templates | undefined;
+let loading: Promise<Templates> | undefined;
 
 /** Loads the parser once (again after a failed load); resolves when markdown renders fully. */
 export async function loadMarkdown(): Promise<void> {
-  await loadLexer();
+  await loadTemplates();
 }
 
-function loadLexer(): Promise<Lexer> {
-  loading ??= import("./markdown-lexer.ts").then(
+function loadTemplates(): Promise<Templates> {
+  loading ??= import("./markdown-templates.ts").then(
     (module) => {
-      lexer = module;
+      templates = module;
       return module;
     },
     (error: unknown) => {
@@ -30,10 +29,10 @@ function loadLexer(): Promise<Lexer> {
   return loading;
 }
 
-/** The lexer, once loaded; `undefined` before (and starts the load). */
-export function markdownLexer(): typeof lexMarkdown | undefined {
-  if (lexer === undefined) loadMarkdown().catch(() => undefined);
-  return lexer?.lexMarkdown;
+/** The templates, once loaded; `undefined` before (and starts the load). */
+export function markdownTemplates(): Templates | undefined {
+  if (templates === undefined) loadMarkdown().catch(() => undefined);
+  return templates;
 }
 
 /**
@@ -41,5 +40,5 @@ export function markdownLexer(): typeof lexMarkdown | undefined {
  * when both are there (or the completion failed to load: streamed text then shows as it is).
  */
 export async function loadCompletion(): Promise<void> {
-  await (await loadLexer()).loadCompletion();
+  await (await loadTemplates()).loadCompletion();
 }

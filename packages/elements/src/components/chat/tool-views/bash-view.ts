@@ -1,5 +1,5 @@
 /** The `bash` tool: the command, its output with ANSI colours (tail first), and its exit code. */
-import { html, nothing } from "lit";
+import { css, html, nothing } from "lit";
 import { ansiLine } from "../../../internal/ansi.ts";
 import { format } from "../../../internal/i18n/format.ts";
 import { clipRows } from "./clip.ts";
@@ -14,6 +14,20 @@ function structuredExitCode(result: unknown): number | undefined {
   const content = result.structuredContent as { exit_code?: unknown } | undefined;
   return typeof content?.exit_code === "number" ? content.exit_code : undefined;
 }
+
+/** The styles of the command and its exit code, beyond the card's. */
+export const bashStyles = [
+  css`
+    .command,
+    .exit {
+      color: var(--_color-muted);
+      font-size: 0.85em;
+    }
+    .exit.failed {
+      color: var(--_color-danger);
+    }
+  `,
+];
 
 export const bashView: ToolView = (c) => {
   const command = stringArg(c, "command");

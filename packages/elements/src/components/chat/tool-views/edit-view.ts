@@ -7,6 +7,7 @@ import { type StructuredPatchHunk, structuredPatch } from "diff";
 import { html, nothing } from "lit";
 import { diffStyles } from "../../../styles/diff.ts";
 import { diffRows, diffTable, patchHunks } from "./diff-table.ts";
+import { errorTextStyles } from "./error-text.styles.ts";
 import { detail, outputText, stringArg, type ToolView, type ToolViewContext } from "./view.ts";
 
 interface Replacement {
@@ -49,8 +50,8 @@ function hunks(c: ToolViewContext): StructuredPatchHunk[] {
   return computed;
 }
 
-/** The styles the edit view needs beyond the card's: the diff's. */
-export const editStyles = [diffStyles];
+/** The styles the edit view needs beyond the card's: the diff's, and a failed edit's output. */
+export const editStyles = [diffStyles, errorTextStyles];
 
 export const editView: ToolView = (c) => {
   const rows = diffRows(hunks(c));

@@ -2,11 +2,66 @@
  * Files: `write` shows the content written, `read` a collapsible view of what was read, both
  * with line numbers and highlighted by the file's extension (the card highlights `code[data-lang]`).
  */
-import { html, nothing, type TemplateResult } from "lit";
+import { css, html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { format } from "../../../internal/i18n/format.ts";
 import { clipRows } from "./clip.ts";
+import { errorTextStyles } from "./error-text.styles.ts";
 import { languageOf, outputText, stringArg, type ToolView } from "./view.ts";
+
+/** The styles of a file's lines and of a read's collapsible view, beyond the card's. */
+export const fileStyles = [
+  errorTextStyles,
+  css`
+    .read > summary,
+    .note {
+      color: var(--_color-muted);
+      font-size: 0.85em;
+    }
+    .file {
+      display: flex;
+      font-family: var(--_font-mono);
+      font-size: 0.85em;
+      overflow: auto;
+      max-height: 30em;
+      line-height: 1.45;
+    }
+    .gutter {
+      color: var(--_color-muted);
+      text-align: right;
+      padding-right: 0.6em;
+      min-width: 2.5em;
+      user-select: none;
+    }
+    .file pre {
+      overflow: visible;
+      max-height: none;
+    }
+    .file pre,
+    .file code {
+      font-size: inherit;
+    }
+    .file .code {
+      white-space: pre;
+      flex: 1;
+    }
+    details.read {
+      border: 0;
+      border-top: 1px solid var(--_color-border);
+      border-radius: 0;
+      background: none;
+      margin: 0;
+    }
+    .read > summary {
+      display: list-item;
+      cursor: pointer;
+      padding: 0;
+    }
+    .read[open] > summary {
+      margin-bottom: 0.3em;
+    }
+  `,
+];
 
 // pi ends a partial read with a note on how to go on: shown apart from the file's lines.
 const READ_NOTE = /\n\n(\[(?:Showing lines|\d+ more lines? in file)[^\]\n]*\])\s*$/;
