@@ -1,19 +1,20 @@
 /**
  * Gzipped size of a page entry: esbuild, minified, as a page's bundler would build it, gzipped
  * with node:zlib. Counts what loads initially (the entry chunk and its static imports); lazily
- * loaded code apart: the markdown parser (fetched as soon as a chat connects), and what loads
- * when first needed (the dialog's panel, the toasts' cards, tool views, highlighter and grammars,
- * diff, ANSI, completion of streamed markdown).
+ * loaded code apart: the markdown parser and templates (fetched as soon as a chat connects), and
+ * what loads when first needed (the dialog's panel, the toasts' cards, tool views, highlighter and
+ * grammars, diff, ANSI, completion of streamed markdown, a message's edit form and error box, the
+ * chat's queue and watch bars).
  */
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 /**
- * The budget of the chat page's initial chunks, in KiB gzipped: the decided target (issue 12).
- * Issue 26 item 6 aims lower (60).
+ * The budget of the chat page's initial chunks, in KiB gzipped: the decided target was 64 (issue
+ * 12); issue 26 item 6 leaves room to grow under it, at 60.
  */
-export const CHAT_PAGE_BUDGET_KIB = 64;
+export const CHAT_PAGE_BUDGET_KIB = 60;
 
 /** Gzipped KiB of one page entry's chunks. */
 export interface BundleSize {
@@ -61,7 +62,7 @@ export async function measureBundle(page: string): Promise<BundleSize> {
   };
   const initial = closure(entry);
   const lexer = Object.keys(outputs).find((f) =>
-    outputs[f]?.entryPoint?.endsWith("internal/markdown/markdown-lexer.ts"),
+    outputs[f]?.entryPoint?.endsWith("internal/markdown/markdown-templates.ts"),
   );
   const parser = lexer === undefined ? new Set<string>() : closure(lexer, initial);
   const gz = (files: Iterable<string>): number => {

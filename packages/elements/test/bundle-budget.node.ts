@@ -1,5 +1,5 @@
 // The chat page's bundle budget (issue 12), run by `npm test` with node:test: <pi-chat> with the
-// WebSocket transport must load at most 64 KiB gzipped before anything lazy.
+// WebSocket transport must load at most 60 KiB gzipped before anything lazy.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CHAT_PAGE_BUDGET_KIB, measureBundle } from "../../../bench/elements/bundle-size.ts";
