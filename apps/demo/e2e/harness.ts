@@ -145,7 +145,10 @@ export async function startHarness(options: DemoServerOptions = {}): Promise<Har
   // Every context (browser.newPage makes one too) reports its pages' uncaught errors.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => watchErrors(await newContext(options));
-  const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+  // Request interception (`page.route`) misses every request of a page that a service worker
+  // controls, and the demo's worker claims its pages as soon as it is installed: the pages here
+  // have none. The worker is tested in contexts of its own (installable.test.ts).
+  const page = await browser.newPage({ viewport: VIEWPORTS.desktop, serviceWorkers: "block" });
   const contexts: BrowserContext[] = [];
   mkdirSync(shots, { recursive: true });
   return {
@@ -162,6 +165,7 @@ export async function startHarness(options: DemoServerOptions = {}): Promise<Har
       const context = await browser.newContext({
         viewport: pageOptions.viewport ?? VIEWPORTS.desktop,
         colorScheme: pageOptions.colorScheme ?? "light",
+        serviceWorkers: "block",
       });
       contexts.push(context);
       const opened = await context.newPage();
