@@ -22,7 +22,8 @@ import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { sessionListStyles } from "./pi-session-list.styles.ts";
-import { failureText, isEmptySession, listFooter, withPage } from "./session-pages.ts";
+import { SessionListLoader } from "./session-list-loader.ts";
+import { failureText, isEmptySession, listFooter } from "./session-pages.ts";
 import { sessionRow } from "./session-row.ts";
 
 /** How often relative times ("5 min ago") are brought up to date. */
@@ -118,21 +119,28 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   declare filter: string;
   declare failure: string | undefined;
 
+  readonly #loader = new SessionListLoader(this, {
+    query: () => this.filter.trim(),
+    loaded: (mode, query) => {
+      if (mode === "refresh") return;
+      const s = this.locale.strings;
+      this.#announcement = query
+        ? this.sessions.length
+          ? format(s.sessionsCount, { count: this.sessions.length })
+          : format(s.sessionsNoMatch, { query })
+        : "";
+    },
+    failed: (error) => this.dispatchEvent(new PiErrorEvent("load-sessions", error)),
+  });
   readonly #connection = new ConnectionController(this, {
     changed: refreshOnChanges(
       () => {
-        if (this.#loadedOnce) void this.refresh();
+        if (this.#loader.loadedOnce) void this.refresh();
       },
       { userMessages: true },
     ),
   });
   readonly #internals = this.attachInternals();
-  #nextCursor: string | null = null;
-  #request: AbortController | undefined;
-  /** The mode of the request in flight, and whether a refresh was asked for meanwhile. */
-  #requestMode: "reset" | "refresh" | "more" | undefined;
-  #refreshAgain = false;
-  #loadedOnce = false;
   #activeName: string | undefined;
   #focusPending: string | undefined;
   #now = Date.now();
@@ -156,18 +164,18 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
 
   /** True when more conversations can be loaded. */
   get hasMore(): boolean {
-    return this.#nextCursor !== null;
+    return this.#loader.hasMore;
   }
 
   /** Reloads the first page, keeping later pages that were loaded (see the class description). */
   async refresh(): Promise<void> {
-    await this.#load("refresh");
+    await this.#loader.load("refresh");
   }
 
   /** Loads the next page, when there is one. */
   async loadMore(): Promise<void> {
-    if (this.#nextCursor === null || this.loading) return;
-    await this.#load("more");
+    if (!this.#loader.hasMore || this.loading) return;
+    await this.#loader.load("more");
   }
 
   /** Creates a conversation, as "New chat" does (fires `pi-session-create`, then `pi-session-select`). */
@@ -243,7 +251,7 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     super.disconnectedCallback();
     clearInterval(this.#clock);
     clearTimeout(this.#filterTimer);
-    this.#request?.abort();
+    this.#loader.abort();
     this.#moreObserver?.disconnect();
     this.#moreObserver = undefined;
   }
@@ -252,9 +260,8 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     this.#connection.resolve();
     if (changed.has("history") || changed.has("pageSize")) {
       this.sessions = [];
-      this.#nextCursor = null;
-      this.#loadedOnce = false;
-      if (this.history !== undefined) void this.#load("reset");
+      this.#loader.forget();
+      if (this.history !== undefined) void this.#loader.load("reset");
     }
     if (this.loading) this.#internals.states.add("loading");
     else this.#internals.states.delete("loading");
@@ -336,75 +343,15 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     return listFooter({
       strings: this.locale.strings,
       error: this.error,
-      more: this.#nextCursor !== null,
+      more: this.#loader.hasMore,
       loading: this.loading,
       count: this.sessions.length,
-      loaded: this.#loadedOnce,
+      loaded: this.#loader.loadedOnce,
       filter: this.filter.trim(),
       open: Boolean(this.selected),
-      retry: () => void this.#load(this.#loadedOnce ? "more" : "reset"),
+      retry: () => void this.#loader.load(this.#loader.loadedOnce ? "more" : "reset"),
       loadMore: () => void this.loadMore(),
     });
-  }
-
-  async #load(mode: "reset" | "refresh" | "more"): Promise<void> {
-    const history = this.history;
-    if (history === undefined) return;
-    if (mode === "more" && this.#nextCursor === null) return;
-    // A refresh asked for while one is in flight (a switch of conversations asks twice) runs once
-    // after it, rather than cancelling it; anything else supersedes the request in flight.
-    if (mode === "refresh" && this.#requestMode === "refresh") {
-      this.#refreshAgain = true;
-      return;
-    }
-    this.#request?.abort();
-    const request = new AbortController();
-    this.#request = request;
-    this.#requestMode = mode;
-    if (mode === "reset") this.#refreshAgain = false;
-    const query = this.filter.trim();
-    this.loading = true;
-    this.error = undefined;
-    try {
-      const page = await history.list({
-        limit: this.pageSize,
-        ...(mode === "more" && this.#nextCursor !== null ? { cursor: this.#nextCursor } : {}),
-        ...(query ? { query } : {}),
-        signal: request.signal,
-      });
-      if (request.signal.aborted) return;
-      const next = withPage(
-        mode === "refresh" && !this.#loadedOnce ? "reset" : mode,
-        {
-          sessions: this.sessions,
-          nextCursor: this.#nextCursor,
-        },
-        page,
-      );
-      this.sessions = next.sessions;
-      this.#nextCursor = next.nextCursor;
-      this.#loadedOnce = true;
-      if (mode !== "refresh")
-        this.#announcement = query
-          ? this.sessions.length
-            ? format(this.locale.strings.sessionsCount, { count: this.sessions.length })
-            : format(this.locale.strings.sessionsNoMatch, { query })
-          : "";
-    } catch (error) {
-      if (request.signal.aborted) return;
-      this.error = error instanceof Error ? error.message : String(error);
-      this.dispatchEvent(new PiErrorEvent("load-sessions", error));
-    } finally {
-      if (this.#request === request) {
-        this.#request = undefined;
-        this.#requestMode = undefined;
-        this.loading = false;
-        if (this.#refreshAgain) {
-          this.#refreshAgain = false;
-          void this.#load("refresh");
-        }
-      }
-    }
   }
 
   // The "show more" button loads the next page by itself once it scrolls into view.
@@ -427,7 +374,7 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   #onFilterInput(event: InputEvent): void {
     this.filter = (event.target as HTMLInputElement).value;
     clearTimeout(this.#filterTimer);
-    this.#filterTimer = setTimeout(() => void this.#load("reset"), FILTER_DELAY_MS);
+    this.#filterTimer = setTimeout(() => void this.#loader.load("reset"), FILTER_DELAY_MS);
   }
 
   #onKeyDown(event: KeyboardEvent): void {
