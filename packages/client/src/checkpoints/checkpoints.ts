@@ -150,10 +150,19 @@ export class Checkpoints {
   changes(since: string): Promise<FileChange[]> {
     return this.#serial(async () => {
       // The quick way, while no file came or went since the last scan: one git compares the
-      // work tree with the checkpoint (the index only as a stat cache, as `git diff` does).
+      // work tree with the checkpoint (the index only as a stat cache, as `git diff` does). It
+      // starts while the scan's stamps are checked; its answer counts only if they still hold,
+      // and the slow way (which stages into the index) waits for it to end.
+      const quick =
+        this.#stamps === undefined
+          ? undefined
+          : this.#git.run(["--no-optional-locks", "diff", "-z", "-M", "--raw", "--numstat", since]);
       const large = await this.#stillLarge();
-      if (large !== undefined) {
-        const out = await this.#git.run(["diff", "-z", "-M", "--raw", "--numstat", since]);
+      const out = await quick?.catch((error: unknown) => {
+        if (large !== undefined) throw error;
+        return undefined;
+      });
+      if (large !== undefined && out !== undefined) {
         const changes = parseRawNumstat(out.stdout.toString("utf8"));
         // A changed `.gitignore` may change which files git sees: scanned afresh.
         if (!changes.some((c) => /(^|\/)\.gitignore$/.test(c.path)))
