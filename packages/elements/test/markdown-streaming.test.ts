@@ -63,6 +63,8 @@ describe("MarkdownBlocks pieces", () => {
         "\n",
         "> q\n",
         "| a |\n",
+        "```",
+        "   \n",
       ),
       fc.constantFrom("**b** ", "`c` ", "[l](https://x.example) ", "1. ", "# ", "- ", "> "),
       fc.string({ maxLength: 60 }),
@@ -85,6 +87,21 @@ describe("MarkdownBlocks pieces", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("reads the rest of a line cut into pieces as text when streaming resumes there", () => {
+    // A cut lands just before the fence marker or the trailing spaces: the line they end is
+    // paragraph text, although on its own the rest would open a fence or be a blank line.
+    const lead = `${"word ".repeat(90)}end. `;
+    for (const rest of ["```\n", "    \n"]) {
+      const text = `${lead}${rest}${prose(2500)}`;
+      const whole = new MarkdownBlocks();
+      whole.update(text);
+      const streamed = new MarkdownBlocks();
+      for (let end = 1; end <= text.length; end++) streamed.update(text.slice(0, end));
+      expect(streamed.finished).to.deep.equal(whole.finished);
+      expect(streamed.tail).to.equal(whole.tail);
+    }
   });
 
   it("keeps a piece that starts like a heading, list or quote as text", async () => {

@@ -87,7 +87,12 @@ export class MarkdownBlocks {
       const lineEnd = newline === -1 ? text.length : newline;
       const line = text.slice(lineStart, lineEnd);
       const startsBlock = lineStart > blockStart && /^\S/.test(line);
-      if (fence !== undefined) {
+      let readsText = false;
+      if (continues && lineStart === blockStart) {
+        // Scanning resumed at a cut inside a line: that line was read as paragraph text before
+        // the cut, so what is left of it is text, whatever it looks like (a fence, spaces).
+        readsText = true;
+      } else if (fence !== undefined) {
         const close = FENCE.exec(line);
         const marker = close?.[1];
         if (
@@ -104,11 +109,8 @@ export class MarkdownBlocks {
       } else {
         if (startsBlock && (sawBlank || (inList && LIST_ITEM.test(line)))) cut(lineStart, false);
         if (lineStart === blockStart) {
-          // The first line of a block (a piece's first line is text by construction).
-          if (!continues) {
-            inList = LIST_ITEM.test(line);
-            if (!startsNonText(line)) paragraph = new PieceCutter();
-          }
+          inList = LIST_ITEM.test(line);
+          if (!startsNonText(line)) paragraph = new PieceCutter();
         } else if (startsNonText(line)) {
           // A heading, list, fence… interrupts the paragraph: no more cuts in this block.
           paragraph = undefined;
@@ -117,10 +119,11 @@ export class MarkdownBlocks {
         // The last line may still be growing: it never opens a fence.
         const open = newline === -1 ? undefined : FENCE.exec(line)?.[1];
         if (open !== undefined) fence = open;
-        else if (paragraph !== undefined) {
-          for (let i = lineStart; i < lineEnd; i++)
-            if (paragraph.push(text.charCodeAt(i)) && i + 1 < lineEnd) cut(i + 1, true);
-        }
+        else readsText = true;
+      }
+      if (readsText && paragraph !== undefined) {
+        for (let i = lineStart; i < lineEnd; i++)
+          if (paragraph.push(text.charCodeAt(i)) && i + 1 < lineEnd) cut(i + 1, true);
       }
       if (newline === -1) break;
       paragraph?.push(0x0a);
