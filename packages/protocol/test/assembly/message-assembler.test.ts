@@ -16,7 +16,7 @@ import {
 
 /** pi's events of one recorded transcript, in order. */
 function events(release: string, file: string): RpcEvent[] {
-  const text = readFileSync(new URL(`./fixtures/${release}/${file}`, import.meta.url), "utf8");
+  const text = readFileSync(new URL(`../fixtures/${release}/${file}`, import.meta.url), "utf8");
   const out: RpcEvent[] = [];
   for (const { dir, record } of parseTranscript(text)) {
     if (dir !== "in") continue;
@@ -40,7 +40,7 @@ function shown(message: AgentMessage | undefined): unknown {
 
 describe("MessageAssembler", () => {
   for (const release of ["pi-0.73.1", "pi-1.6.0"]) {
-    const dir = new URL(`./fixtures/${release}/`, import.meta.url);
+    const dir = new URL(`../fixtures/${release}/`, import.meta.url);
     for (const file of readdirSync(dir).filter((name) => name.endsWith(".jsonl"))) {
       test(`${release}/${file}: the assembled message equals message_end's`, () => {
         const assembler = new MessageAssembler();

@@ -33,8 +33,8 @@ import {
 import { Ajv, type ValidateFunction } from "ajv";
 
 const read = (path: string): string => readFileSync(new URL(path, import.meta.url), "utf8");
-const bridgeSchema = JSON.parse(read("../bridge-schema.json"));
-const piSchema = JSON.parse(read("../schema.json"));
+const bridgeSchema = JSON.parse(read("../../bridge-schema.json"));
+const piSchema = JSON.parse(read("../../schema.json"));
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(bridgeSchema, "bridge");
 ajv.addSchema(piSchema, "pi");
@@ -145,7 +145,7 @@ describe("bridge-schema.json accepts what a bridge sends", () => {
 
   test("bridge_run_snapshot of a real run, its records pi's own events", () => {
     // The start of a streamed answer as pi 1.6 wrote it: what a joining socket gets first.
-    const lines = parseTranscript(read("./fixtures/pi-1.6.0/text.jsonl"))
+    const lines = parseTranscript(read("../fixtures/pi-1.6.0/text.jsonl"))
       .map((entry) => entry.record)
       .filter(
         (line) =>
@@ -283,7 +283,7 @@ describe("bridge-schema.json rejects malformed records", () => {
 });
 
 describe("docs/bridge-protocol.md", () => {
-  const doc = read("../../../docs/bridge-protocol.md");
+  const doc = read("../../../../docs/bridge-protocol.md");
 
   /** Each fenced ```json block, with the definition the comment before it names. */
   const examples = [
