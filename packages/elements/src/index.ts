@@ -80,6 +80,11 @@ export type { PiPairStrings } from "./internal/i18n/pair-strings.ts";
 export type { PiSessionStrings } from "./internal/i18n/session-strings.ts";
 export { type RenderOptions, renderMarkdown, SAFE_URL } from "./internal/markdown/markdown.ts";
 export { loadMarkdown } from "./internal/markdown/markdown-loader.ts";
+export {
+  type NotifyPermission,
+  RunNotifier,
+  type RunNotifierOptions,
+} from "./internal/notifications/run-notifier.ts";
 export type {
   MessageRenderContext,
   MessageRenderer,
@@ -90,9 +95,4 @@ export type {
   ToolSlot,
   ToolStatus,
 } from "./internal/renderers.ts";
-export {
-  type NotifyPermission,
-  RunNotifier,
-  type RunNotifierOptions,
-} from "./notifications/run-notifier.ts";
 export { FIXED_TOKENS, TOKENS, tokenStyles } from "./styles/tokens.ts";

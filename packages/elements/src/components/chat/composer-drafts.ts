@@ -1,4 +1,6 @@
 import type { PiClient } from "@pi-kit/client";
+import type { ReactiveControllerHost } from "lit";
+import { ClientWatcher } from "../../internal/controllers/client-watcher.ts";
 import type { PiComposer } from "./pi-composer.ts";
 
 /**
@@ -9,16 +11,15 @@ import type { PiComposer } from "./pi-composer.ts";
  * client says `session_changed` before `fork` resolves), so it is the fork's draft, and switching
  * to the original does not carry it along. Kept in memory, for the page's lifetime.
  */
-export class ComposerDrafts {
+export class ComposerDrafts extends ClientWatcher {
   readonly #composer: () => PiComposer | null;
   readonly #drafts = new Map<string, string>();
-  #client: PiClient | undefined;
-  #off: (() => void) | undefined;
   /** The file the composer's text is for; `undefined` until known. */
   #file: string | undefined;
 
   /** Drafts of the composer `composer` gives, in `host`, the chat. */
-  constructor(host: HTMLElement, composer: () => PiComposer | null) {
+  constructor(host: ReactiveControllerHost & HTMLElement, composer: () => PiComposer | null) {
+    super(host);
     this.#composer = composer;
     // A fork picker or session tree inside the chat hands the forked message to the composer.
     host.addEventListener("pi-forked", (event) => {
@@ -29,17 +30,19 @@ export class ComposerDrafts {
   }
 
   /** Follows `client`, now showing session file `file` (as far as known). */
-  watch(client: PiClient | undefined, file: string | undefined): void {
-    if (client !== this.#client) {
-      this.#off?.();
-      this.#client = client;
-      this.#off = client?.on("session_changed", (event) =>
-        this.#moveTo(fileName(event.sessionFile)),
-      );
-      // Another conversation: what was typed stays with the one left.
-      if (this.#file !== undefined) this.#moveTo(undefined);
-    }
+  override watch(client: PiClient | undefined, file?: string): void {
+    // Another conversation: what was typed stays with the one left.
+    if (client !== this.client) this.#moveTo(undefined);
+    super.watch(client);
     if (this.#file === undefined && file !== undefined) this.#moveTo(fileName(file));
+  }
+
+  // Drafts stay with the client while the chat is out of the page: one moved elsewhere in the
+  // page keeps its composer as it was.
+  override hostDisconnected(): void {}
+
+  protected subscribe(client: PiClient): () => void {
+    return client.on("session_changed", (event) => this.#moveTo(fileName(event.sessionFile)));
   }
 
   #moveTo(file: string | undefined): void {

@@ -1,5 +1,5 @@
 import type { PiClient } from "@pi-kit/client";
-import type { ReactiveController, ReactiveControllerHost } from "lit";
+import { ClientWatcher } from "./client-watcher.ts";
 
 /** Where a client's connection to pi stands, as the status bar shows it. */
 export type ConnectionStatus =
@@ -43,38 +43,19 @@ export function connectionStatus(client: PiClient | undefined): ConnectionStatus
 }
 
 /** Updates its host whenever the connection status of the client it watches may have changed. */
-export class ConnectionStatusController implements ReactiveController {
-  readonly #host: ReactiveControllerHost;
-  #client: PiClient | undefined;
-  #off: (() => void) | undefined;
-
-  constructor(host: ReactiveControllerHost) {
-    this.#host = host;
-    host.addController(this);
-  }
-
+export class ConnectionStatusController extends ClientWatcher {
   /** The status of the watched client. */
   get status(): ConnectionStatus {
-    return connectionStatus(this.#client);
+    return connectionStatus(this.client);
   }
 
-  /** Watches `client` (or nothing). */
-  watch(client: PiClient | undefined): void {
-    if (client === this.#client) return;
-    this.#off?.();
-    this.#off = undefined;
-    this.#client = client;
-    if (client === undefined) return;
-    const update = (): void => this.#host.requestUpdate();
+  protected subscribe(client: PiClient): () => void {
+    const update = (): void => this.host.requestUpdate();
     const controller = new AbortController();
-    client.signal.addEventListener("abort", update, { signal: controller.signal });
+    const signal = controller.signal;
+    client.signal.addEventListener("abort", update, { signal });
     const transport = client.transport;
-    if (isStateful(transport))
-      transport.addEventListener("statechange", update, { signal: controller.signal });
-    this.#off = () => controller.abort();
-  }
-
-  hostDisconnected(): void {
-    this.watch(undefined);
+    if (isStateful(transport)) transport.addEventListener("statechange", update, { signal });
+    return () => controller.abort();
   }
 }

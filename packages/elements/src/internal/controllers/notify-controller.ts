@@ -1,38 +1,27 @@
 import type { PiClient } from "@pi-kit/client";
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
-import { RunNotifier } from "../../notifications/run-notifier.ts";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { PiStrings } from "../i18n/i18n.ts";
 import { icons } from "../icons.ts";
+import { RunNotifier } from "../notifications/run-notifier.ts";
+import { ClientWatcher } from "./client-watcher.ts";
 
 /**
  * The run notifications of an element that offers them (`<pi-chat notify>`): a {@link RunNotifier}
  * for the client it watches, released when it stops watching or disconnects, and the button that
  * asks for desktop notifications.
  */
-export class NotifyController implements ReactiveController {
-  readonly #host: ReactiveControllerHost;
+export class NotifyController extends ClientWatcher {
   readonly #strings: () => PiStrings;
-  #notifier: { client: PiClient; notifier: RunNotifier } | undefined;
 
   /** `strings` gives the notifications' strings in the host's current language. */
   constructor(host: ReactiveControllerHost, strings: () => PiStrings) {
-    this.#host = host;
+    super(host);
     this.#strings = strings;
-    host.addController(this);
   }
 
-  /** Notifies about `client`'s runs (or nothing's). */
-  watch(client: PiClient | undefined): void {
-    if (this.#notifier?.client === client) return;
-    this.#notifier?.notifier.dispose();
-    this.#notifier =
-      client === undefined
-        ? undefined
-        : { client, notifier: new RunNotifier(client, { strings: this.#strings }) };
-  }
-
-  hostDisconnected(): void {
-    this.watch(undefined);
+  protected subscribe(client: PiClient): () => void {
+    const notifier = new RunNotifier(client, { strings: this.#strings });
+    return () => notifier.dispose();
   }
 
   /** "Notify me", offered until the user has decided: browsers only ask from a click. */
@@ -44,7 +33,7 @@ export class NotifyController implements ReactiveController {
       title=${s.notifyEnableHint}
       @click=${async () => {
         await RunNotifier.requestPermission();
-        this.#host.requestUpdate();
+        this.host.requestUpdate();
       }}
     >${icons.bell}<span>${s.notifyEnable}</span></button>`;
   }

@@ -1,8 +1,8 @@
 import type { PiClient } from "@pi-kit/client";
 import type { AgentMessage, AssistantMessage } from "@pi-kit/protocol";
-import { textOf } from "../internal/i18n/format.ts";
-import type { PiStrings } from "../internal/i18n/i18n.ts";
-import { en } from "../internal/i18n/locales/en.ts";
+import { textOf } from "../i18n/format.ts";
+import type { PiStrings } from "../i18n/i18n.ts";
+import { en } from "../i18n/locales/en.ts";
 import { addToTitleBadge } from "./title-badge.ts";
 
 /** What a {@link RunNotifier} can tell: the permission for desktop notifications, or that there are none. */
