@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type ModelServer, startModelServer, UNICODE_CHUNKS } from "../src/index.ts";
-import { ask, chat, finishOf, parseSse, textOf, thinkingOf, toolCallsOf } from "./helpers/sse.ts";
+import { type ModelServer, startModelServer, UNICODE_CHUNKS } from "../../src/index.ts";
+import { ask, chat, finishOf, parseSse, textOf, thinkingOf, toolCallsOf } from "../support/sse.ts";
 
 describe("scripted model server", () => {
   let server: ModelServer;
