@@ -16,6 +16,30 @@ export async function resolveToken(token: BridgeToken): Promise<string> {
   return typeof token === "function" ? token() : token;
 }
 
+/** What to offer one socket: the subprotocols, and the ticket among them when a token function gave one. */
+export interface Offer {
+  readonly protocols: string[];
+  readonly ticket?: string;
+}
+
+/**
+ * The offers of `token` and the `extra` subprotocols, one per socket: the same at once for a static
+ * token, checked now; for a token function, a fresh one from each call, checked on each use.
+ */
+export function offers(
+  token: BridgeToken | undefined,
+  extra?: readonly string[],
+): () => Offer | Promise<Offer> {
+  if (typeof token !== "function") {
+    const offer = { protocols: offeredProtocols(token, extra) };
+    return () => offer;
+  }
+  return async () => {
+    const fresh = await resolveToken(token);
+    return { protocols: offeredProtocols(fresh, extra), ticket: fresh };
+  };
+}
+
 // RFC 6455 subprotocols are RFC 7230 tokens; base64url and hex tokens fit, `=` padding does not.
 const TOKEN_CHARS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

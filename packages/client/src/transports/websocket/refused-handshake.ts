@@ -6,7 +6,7 @@
  * answers a client that offers `pi-kit.v1` with an upgrade and a close that says why instead.
  */
 import { closeReason } from "@pi-kit/protocol/bridge";
-import type { SocketClose } from "./connection-state.ts";
+import { type SocketClose, WebSocketCloseError } from "./connection-state.ts";
 
 /** The status of a refused handshake and the bridge's code for why, when it sent one. */
 export interface RefusedHandshake {
@@ -15,6 +15,9 @@ export interface RefusedHandshake {
   /** The bridge's `Pi-Kit-Error-Code` (`upgrade_failed`, `wrong_token`, …), when known. */
   readonly code: string | undefined;
 }
+
+/** Upgrade refusals that no retry can fix: bad request, token, origin, unknown session. */
+const FINAL_HTTP_STATUSES = new Set([400, 401, 403, 404]);
 
 const PATTERN =
   /(?:Unexpected server response|Invalid status code|Expected 101 status code):? (\d{3})(?: \(([a-z0-9_]+)\))?/;
@@ -44,4 +47,19 @@ export function refusedHandshakeClose(refused: RefusedHandshake): SocketClose {
     code: 1006,
     reason: closeReason(refused.code === undefined ? { reason } : { reason, code: refused.code }),
   };
+}
+
+/**
+ * A socket that failed before it opened, from its error event's message: the close to report,
+ * and the error that ends the transport when the status says no retry can fix it.
+ */
+export function failedHandshake(message: string): {
+  readonly close: SocketClose;
+  readonly final?: WebSocketCloseError;
+} {
+  const refused = refusedHandshake(message);
+  if (refused === undefined) return { close: { code: 1006, reason: message } };
+  const close = refusedHandshakeClose(refused);
+  if (!FINAL_HTTP_STATUSES.has(refused.status)) return { close };
+  return { close, final: new WebSocketCloseError(describeRefusedHandshake(refused), close) };
 }

@@ -7,7 +7,7 @@ import {
 import { settlesWithin } from "../frames.ts";
 import { Listeners } from "../listeners.ts";
 import type { ReconnectInfo, TransportCloseInfo, TransportFrames } from "../transport.ts";
-import { type Backoff, backoffDelay, resolveBackoff } from "./backoff.ts";
+import { resolveBackoff } from "./backoff.ts";
 import { finalCloseInfo } from "./close-codes.ts";
 import {
   type ConnectionState,
@@ -15,21 +15,19 @@ import {
   type SocketClose,
   WebSocketCloseError,
 } from "./connection-state.ts";
+import { ControlHandoff } from "./control-handoff.ts";
 import {
   BridgeRefusalEvent,
   ControlChangeEvent,
   type ControlState,
-  controlState,
   TakeControlError,
 } from "./control-state.ts";
 import { FrameQueue } from "./frame-queue.ts";
+import { HandshakeDeadline } from "./handshake-deadline.ts";
 import { KeepaliveWatch } from "./keepalive.ts";
-import { offeredProtocols, resolveToken, socketAddress } from "./protocols.ts";
-import {
-  describeRefusedHandshake,
-  refusedHandshake,
-  refusedHandshakeClose,
-} from "./refused-handshake.ts";
+import { type Offer, offers, socketAddress } from "./protocols.ts";
+import { ReconnectAttempts } from "./reconnect-attempts.ts";
+import { failedHandshake } from "./refused-handshake.ts";
 import {
   globalWebSocket,
   messageText,
@@ -37,7 +35,7 @@ import {
   type WebSocketConstructor,
   type WebSocketLike,
 } from "./socket.ts";
-import { renewalDelay, ticketExpiry } from "./ticket-renewal.ts";
+import { SocketRenewal } from "./socket-renewal.ts";
 import { UnansweredRequests } from "./unanswered-requests.ts";
 import type {
   WebSocketTransport,
@@ -46,17 +44,6 @@ import type {
 
 /** How long `close()` waits for the server's closing handshake before it lets go. */
 const CLOSE_HANDSHAKE_MS = 1000;
-/** Upgrade refusals that no retry can fix: bad request, token, origin, unknown session. */
-const FINAL_HTTP_STATUSES = new Set([400, 401, 403, 404]);
-/** The shortest wait before asking a token function again after a failed renewal. */
-const RENEW_RETRY_MIN_MS = 500;
-/** Default bound on opening one socket. */
-const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
-/**
- * A socket open this long counts as a success and resets the backoff. A bridge that accepts and
- * then closes at once (overloaded, restarting) must not be retried at the initial delay forever.
- */
-const STABLE_MS = 2000;
 
 /**
  * Connects to a pi session through the WebSocket bridge. Web standards only: the global
@@ -94,20 +81,8 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   /** Counts token requests, so a late answer for an abandoned attempt is ignored. */
   #tokenRequests = 0;
   readonly #Socket: WebSocketConstructor;
-  readonly #backoff: Backoff;
-  readonly #connectTimeoutMs: number;
-  /**
-   * The keepalive window the last socket's bridge announced: after a socket was dropped for
-   * silence, a handshake that takes longer is as dead as a socket silent that long (a frozen node
-   * behind a proxy accepts and never answers).
-   */
-  #keepaliveWindowMs: number | undefined;
-  /**
-   * A socket was dropped for silence and none has opened since. Only then is a handshake held to
-   * the keepalive window: otherwise a slow but live one (a takeover that waits for a lease and
-   * starts pi) would be given up again and again.
-   */
-  #afterSilence = false;
+  readonly #attempts: ReconnectAttempts;
+  readonly #deadline: HandshakeDeadline;
   readonly #maxRecordBytes: number | undefined;
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort = (): void => void this.close();
@@ -115,38 +90,25 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   #state: ConnectionState = { status: "connecting" };
   #socket: WebSocketLike | undefined;
   #generation = 0;
-  #attempt = 0;
-  #openedAt: number | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #openTimer: ReturnType<typeof setTimeout> | undefined;
   /** Renews the open socket's ticket before it expires (a token function's tickets only). */
-  #renewTimer: ReturnType<typeof setTimeout> | undefined;
+  #renewal: SocketRenewal | undefined;
   /** The open socket's requests still unanswered: a renewal waits for them. */
   readonly #unanswered = new UnansweredRequests();
-  /** After a renewal from a socket in control: take control back on the new socket if nobody has it. */
-  #reclaim: { socket: WebSocketLike; from: number; asked: boolean } | undefined;
   #openWaiters: Array<{ resolve: (s: WebSocketLike) => void; reject: (e: unknown) => void }> = [];
   #closeRequested = false;
   #final: TransportCloseInfo | undefined;
-  #control: ControlState | undefined;
-  #takers: Array<{ resolve: (c: ControlState) => void; reject: (e: TakeControlError) => void }> =
-    [];
+  readonly #control = new ControlHandoff((control) =>
+    this.dispatchEvent(new ControlChangeEvent(control)),
+  );
   readonly #dialogClosed = new Listeners<string>();
   readonly #piStderr = new Listeners<string>();
 
   constructor(options: WebSocketTransportOptions) {
     super();
     this.url = socketAddress(options);
-    const { token, protocols } = options;
-    // A static token and the extra protocols are checked now; a function's token on each use.
-    const offered = offeredProtocols(typeof token === "function" ? undefined : token, protocols);
-    this.#offer =
-      typeof token === "function"
-        ? async () => {
-            const fresh = await resolveToken(token);
-            return { protocols: offeredProtocols(fresh, protocols), ticket: fresh };
-          }
-        : () => ({ protocols: offered });
+    this.#offer = offers(options.token, options.protocols);
     const Socket = options.WebSocket ?? globalWebSocket();
     if (Socket === undefined) {
       throw new TypeError(
@@ -154,11 +116,10 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       );
     }
     this.#Socket = Socket;
-    this.#backoff =
-      options.reconnect === false
-        ? resolveBackoff({ maxAttempts: 0 })
-        : resolveBackoff(options.reconnect);
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#attempts = new ReconnectAttempts(
+      resolveBackoff(options.reconnect === false ? { maxAttempts: 0 } : options.reconnect),
+    );
+    this.#deadline = new HandshakeDeadline(options.connectTimeoutMs);
     this.#maxRecordBytes = options.maxRecordBytes;
     this.closed = new Promise((resolve) => {
       this.#settle = resolve;
@@ -202,21 +163,19 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   }
 
   get control(): ControlState | undefined {
-    return this.#control;
+    return this.#control.current;
   }
 
   async takeControl(): Promise<ControlState> {
-    if (this.#control?.inControl) return this.#control;
+    const control = this.#control.current;
+    if (control?.inControl) return control;
     let socket: WebSocketLike;
     try {
       socket = await this.#whenOpen();
     } catch (error) {
       throw new TakeControlError("closed", `takeControl: ${String(error)}`);
     }
-    return new Promise((resolve, reject) => {
-      this.#takers.push({ resolve, reject });
-      socket.send('{"type":"bridge_take_control"}');
-    });
+    return this.#control.take(socket);
   }
 
   onReconnect(listener: (info: ReconnectInfo) => void): () => void {
@@ -243,8 +202,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     if (socket === undefined) return;
     // Forget the socket first so its late events are ignored, then open the next one at once.
     this.#detach(socket, 1000, "reconnect");
-    this.#openedAt = undefined;
-    this.#attempt = 1;
+    this.#attempts.restart();
     const lastClose = { code: 1000, reason: "reconnect requested" };
     this.#setState({ status: "reconnecting", attempt: 1, delayMs: 0, lastClose });
     this.#open();
@@ -253,6 +211,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
   async close(): Promise<TransportCloseInfo> {
     if (this.#final !== undefined || this.#closeRequested) return this.closed;
     this.#closeRequested = true;
+    this.#stopRenewal();
     const socket = this.#socket;
     if (socket === undefined) {
       this.#finish({ reason: "closed" });
@@ -288,60 +247,14 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     );
   }
 
-  /**
-   * Renews `socket`'s ticket: asks the token function for a fresh one while the socket stays
-   * open, then replaces the socket with one opened on it, quietly (the state stays `open`; the
-   * client resyncs as after any reconnect). A function that fails, or gives a ticket that
-   * expires no later, is asked again after half the time left, until the expiry; one that does
-   * not answer leaves the socket as it is. Either way the bridge closes it at the ticket's
-   * expiry (4401, `ticket_expired`).
-   */
-  #renew(socket: WebSocketLike, expiresAt: number, patient = true): void {
-    this.#renewTimer = undefined;
-    if (this.#socket !== socket || socket.readyState !== OPEN) return;
-    if (patient && this.#unanswered.size > 0) {
-      // Answers come only on this socket: renew once they are in, or at half the time left
-      // (a long bash run), when the bridge's cut-off would lose them anyway.
-      const renew = (): void => this.#renew(socket, expiresAt, false);
-      this.#unanswered.whenIdle(renew);
-      this.#renewTimer = setTimeout(renew, Math.max(0, (expiresAt - Date.now()) / 2));
-      return;
-    }
-    const request = ++this.#tokenRequests;
-    Promise.resolve(this.#offer()).then(
-      (fresh) => {
-        if (request !== this.#tokenRequests || this.#socket !== socket) return;
-        if (this.#final !== undefined || this.#closeRequested) return;
-        // The same ticket again (a cache, a page that stopped answering) renews nothing.
-        const next = fresh.ticket === undefined ? undefined : ticketExpiry(fresh.ticket);
-        if (next === undefined || next <= expiresAt) {
-          this.#renewLater(socket, expiresAt);
-          return;
-        }
-        const from = this.#control?.inControl === true ? this.#control.you.id : undefined;
-        this.#detach(socket, 1000, "ticket renewal");
-        this.#openedAt = undefined;
-        this.#connect(fresh);
-        const replacement = this.#socket;
-        if (from !== undefined && replacement !== undefined) {
-          this.#reclaim = { socket: replacement, from, asked: false };
-        }
-      },
-      // Keep the socket meanwhile: the bridge ends it at the expiry, and that close says why.
-      () => {
-        if (request === this.#tokenRequests) this.#renewLater(socket, expiresAt);
-      },
-    );
-  }
-
-  /** Asks for a fresh ticket again after half the time left before `expiresAt`, if any is left. */
-  #renewLater(socket: WebSocketLike, expiresAt: number): void {
-    const left = expiresAt - Date.now();
-    if (this.#socket !== socket || left <= 0) return;
-    this.#renewTimer = setTimeout(
-      () => this.#renew(socket, expiresAt),
-      Math.max(RENEW_RETRY_MIN_MS, left / 2),
-    );
+  /** A renewal's fresh ticket replaces `socket` with one opened on it, in control if it was. */
+  #renewed(socket: WebSocketLike, fresh: Offer): void {
+    this.#control.renewing(() => {
+      this.#detach(socket, 1000, "ticket renewal");
+      this.#attempts.replaced();
+      this.#connect(fresh);
+      return this.#socket;
+    });
   }
 
   #connect(offer: Offer): void {
@@ -358,10 +271,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       ...(this.#maxRecordBytes === undefined ? {} : { maxRecordBytes: this.#maxRecordBytes }),
       onError: (error) => this.#queue.push(error),
     });
-    const connectTimeoutMs = Math.min(
-      this.#connectTimeoutMs,
-      (this.#afterSilence ? this.#keepaliveWindowMs : undefined) ?? Number.POSITIVE_INFINITY,
-    );
+    const connectTimeoutMs = this.#deadline.ms;
     this.#openTimer = setTimeout(() => {
       this.#openTimer = undefined;
       if (this.#socket !== socket || socket.readyState === OPEN) return;
@@ -371,7 +281,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     let opened = false;
     const keepalive = new KeepaliveWatch((silentMs) => {
       if (this.#socket !== socket) return;
-      this.#afterSilence = true;
+      this.#deadline.silenced();
       this.#detach(socket, 1000, "keepalive");
       this.#dropped({
         code: 1006,
@@ -381,20 +291,17 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     socket.addEventListener("open", () => {
       if (this.#socket !== socket) return;
       opened = true;
-      this.#afterSilence = false;
+      this.#deadline.opened();
       this.#clearOpenTimer();
       this.#generation++;
-      this.#openedAt = Date.now();
+      this.#attempts.opened();
       if (this.#generation > 1) this.#queue.reconnected({ generation: this.#generation });
       this.#setState({ status: "open", generation: this.#generation, protocol: socket.protocol });
       for (const waiter of this.#openWaiters.splice(0)) waiter.resolve(socket);
-      const expiresAt = offer.ticket === undefined ? undefined : ticketExpiry(offer.ticket);
-      if (expiresAt !== undefined) {
-        this.#renewTimer = setTimeout(
-          () => this.#renew(socket, expiresAt),
-          renewalDelay(expiresAt, Date.now()),
-        );
-      }
+      this.#renewal = SocketRenewal.start(socket, offer, this.#unanswered, {
+        fresh: async () => this.#offer(),
+        replace: (fresh) => this.#renewed(socket, fresh),
+      });
     });
     socket.addEventListener("message", (event) => {
       if (this.#socket !== socket) return;
@@ -409,7 +316,7 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
           if (typeof record === "string") this.#unanswered.received(record);
           this.#queue.push(record);
         } else if (bridgeRecord.type === "bridge_ping") {
-          this.#keepaliveWindowMs = keepalive.heard(bridgeRecord.intervalMs);
+          this.#deadline.keepaliveWindow(keepalive.heard(bridgeRecord.intervalMs));
         } else this.#bridgeRecord(bridgeRecord, socket);
       }
     });
@@ -417,9 +324,9 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       keepalive.stop();
       if (this.#socket !== socket) return;
       this.#socket = undefined;
-      this.#clearRenewTimer();
+      this.#stopRenewal();
       this.#unanswered.clear();
-      this.#controlLost();
+      this.#control.lost();
       this.#clearOpenTimer();
       if (this.#closeRequested) this.#finish({ reason: "closed" });
       // Deno reports an abnormal close as code 0; 1006 is what the standard says it is.
@@ -431,16 +338,11 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     // refused upgrade is visible (`ws`; browsers hide it), a refusal no retry can fix is final.
     socket.addEventListener("error", (event) => {
       if (this.#socket !== socket || opened) return;
-      const message = event.message ?? "";
-      const refused = refusedHandshake(message);
       this.#detach(socket, 1000, "failed");
-      const close =
-        refused === undefined ? { code: 1006, reason: message } : refusedHandshakeClose(refused);
+      const { close, final } = failedHandshake(event.message ?? "");
       if (this.#closeRequested) this.#finish({ reason: "closed" });
-      else if (refused !== undefined && FINAL_HTTP_STATUSES.has(refused.status)) {
-        const error = new WebSocketCloseError(describeRefusedHandshake(refused), close);
-        this.#finish({ reason: "error", error });
-      } else this.#dropped(close);
+      else if (final !== undefined) this.#finish({ reason: "error", error: final });
+      else this.#dropped(close);
     });
   }
 
@@ -450,19 +352,12 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       this.#finish(final);
       return;
     }
-    if (this.#openedAt !== undefined && Date.now() - this.#openedAt >= STABLE_MS) this.#attempt = 0;
-    this.#openedAt = undefined;
-    const attempt = ++this.#attempt;
-    if (attempt > this.#backoff.maxAttempts) {
-      const tries = attempt - 1;
-      const message =
-        tries === 0
-          ? `the connection dropped (code ${close.code}) and reconnecting is off`
-          : `gave up reconnecting after ${tries} attempt${tries === 1 ? "" : "s"} (last close code ${close.code})`;
-      this.#finish({ reason: "error", error: new WebSocketCloseError(message, close) });
+    const next = this.#attempts.next(close);
+    if (next instanceof WebSocketCloseError) {
+      this.#finish({ reason: "error", error: next });
       return;
     }
-    const delayMs = backoffDelay(attempt, this.#backoff);
+    const { attempt, delayMs } = next;
     this.#setState({ status: "reconnecting", attempt, delayMs, lastClose: close });
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
@@ -487,58 +382,19 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
       return;
     }
     if (record.type === "bridge_error") {
-      if (record.command === "bridge_take_control") {
-        const refusal = new TakeControlError(record.code, record.error);
-        for (const taker of this.#takers.splice(0)) taker.reject(refusal);
-      }
+      this.#control.refused(record);
       this.dispatchEvent(new BridgeRefusalEvent(record));
       return;
     }
-    this.#control = controlState(record);
-    this.#reclaimControl(this.#control, socket);
-    if (this.#control.inControl) {
-      for (const taker of this.#takers.splice(0)) taker.resolve(this.#control);
-    }
-    this.dispatchEvent(new ControlChangeEvent(this.#control));
-  }
-
-  /**
-   * After a renewal, the socket that replaced the controller takes control back once the old one
-   * has left (the bridge may see the new socket first); someone else taking it ends the claim.
-   */
-  #reclaimControl(control: ControlState, socket: WebSocketLike): void {
-    const reclaim = this.#reclaim;
-    if (reclaim === undefined) return;
-    if (reclaim.socket !== socket || control.inControl) {
-      this.#reclaim = undefined;
-      return;
-    }
-    const holder = control.controller?.id;
-    if (holder !== undefined && holder !== reclaim.from) {
-      this.#reclaim = undefined;
-      return;
-    }
-    if (holder === undefined && !reclaim.asked) {
-      reclaim.asked = true;
-      socket.send('{"type":"bridge_take_control"}');
-    }
-  }
-
-  /** The socket is gone: so is what the bridge said about it, and any wait to take control. */
-  #controlLost(): void {
-    const error = new TakeControlError("closed", "the connection closed before control was taken");
-    for (const taker of this.#takers.splice(0)) taker.reject(error);
-    if (this.#control === undefined) return;
-    this.#control = undefined;
-    this.dispatchEvent(new ControlChangeEvent(undefined));
+    this.#control.received(record, socket);
   }
 
   #detach(socket: WebSocketLike, code: number, reason: string): void {
     if (this.#socket === socket) {
-      this.#clearRenewTimer();
+      this.#stopRenewal();
       this.#unanswered.clear();
       this.#socket = undefined;
-      this.#controlLost();
+      this.#control.lost();
     }
     this.#clearOpenTimer();
     try {
@@ -563,9 +419,9 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     this.#settle(info);
   }
 
-  #clearRenewTimer(): void {
-    if (this.#renewTimer !== undefined) clearTimeout(this.#renewTimer);
-    this.#renewTimer = undefined;
+  #stopRenewal(): void {
+    this.#renewal?.stop();
+    this.#renewal = undefined;
   }
 
   #clearOpenTimer(): void {
@@ -577,12 +433,6 @@ class WebSocketTransportImpl extends EventTarget implements WebSocketTransport {
     this.#state = state;
     this.dispatchEvent(new ConnectionStateEvent(state));
   }
-}
-
-/** What to offer a socket: the subprotocols, and the ticket among them when a token function gave one. */
-interface Offer {
-  readonly protocols: string[];
-  readonly ticket?: string;
 }
 
 function closedError(info: TransportCloseInfo): Error {
