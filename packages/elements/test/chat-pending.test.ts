@@ -5,7 +5,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
 import { ControlChangeEvent, type ControlState, PiClient } from "@pi-kit/client";
 import type { RpcEvent } from "@pi-kit/protocol";
 import "../src/define.ts";
-import { fail } from "../../client/test/core/fake-pi.ts";
+import { fail } from "../../client/test/support/fake-pi.ts";
 import type { PiChat, PiErrorEvent, PiSendEvent } from "../src/index.ts";
 import { answerOf, deepQueryAll, deepText } from "./helpers.ts";
 import { FakePi, sent } from "./ui-helpers.ts";

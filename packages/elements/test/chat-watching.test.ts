@@ -2,7 +2,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from "@open-wc/testing";
 import { ControlChangeEvent, type ControlState, PiClient } from "@pi-kit/client";
 import "../src/define.ts";
-import { fail } from "../../client/test/core/fake-pi.ts";
+import { fail } from "../../client/test/support/fake-pi.ts";
 import type { PiChat, PiErrorEvent } from "../src/index.ts";
 import { deepText } from "./helpers.ts";
 import { FakePi } from "./ui-helpers.ts";

@@ -2,7 +2,7 @@ import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from "@open-wc/t
 import { PiClient } from "@pi-kit/client";
 import type { DialogRequest } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
-import { FakePi } from "../../client/test/core/fake-pi.ts";
+import { FakePi } from "../../client/test/support/fake-pi.ts";
 import "../src/define.ts";
 import type {
   PiDialog,

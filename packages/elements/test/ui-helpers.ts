@@ -1,6 +1,6 @@
 import { PiClient } from "@pi-kit/client";
 import type { Model } from "@pi-kit/protocol";
-import { FakePi, ok, STATE, type Written } from "../../client/test/core/fake-pi.ts";
+import { FakePi, ok, STATE, type Written } from "../../client/test/support/fake-pi.ts";
 
 export { FakePi, ok, STATE, type Written };
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type ModelServer, startModelServer } from "@pi-kit/testing";
 import { type PiClientDiagnostic, PiClientError } from "../../src/index.ts";
-import { closedDuring } from "../client-errors.ts";
+import { closedDuring } from "../support/client-errors.ts";
 import { LIVE_VERSIONS, nextEvent, onePerTask, startPi, textOf, userText } from "./live-pi.ts";
 
 let server: ModelServer;

@@ -8,7 +8,7 @@ import {
   type TransportFrame,
   type TransportFrames,
 } from "../../src/transports/index.ts";
-import { frameReader } from "../frame-reader.ts";
+import { frameReader } from "../support/frame-reader.ts";
 
 const transcript: TranscriptEntry[] = [
   { t: 0, dir: "out", record: '{"id":"req_1","type":"get_state"}' },

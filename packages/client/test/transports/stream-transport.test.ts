@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { ProtocolError } from "@pi-kit/protocol";
 import { createStreamTransport } from "../../src/transports/index.ts";
 import type { TransportFrame } from "../../src/transports/transport.ts";
-import { type FrameReader, frameReader } from "../frame-reader.ts";
+import { type FrameReader, frameReader } from "../support/frame-reader.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
