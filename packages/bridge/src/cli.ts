@@ -15,11 +15,11 @@
  */
 import { resolve } from "node:path";
 import process from "node:process";
+import type { ServeBridgeOptions, ServedBridge } from "./adapters/serve-options.ts";
 import { type CliArgs, parseArgs, USAGE, UsageError } from "./cli/parse-args.ts";
 import type { ScriptedPi } from "./cli/scripted-pi.ts";
-import { BridgeError, BridgeErrorCode } from "./errors.ts";
-import { jsonLogger } from "./logger.ts";
-import type { ServeBridgeOptions, ServedBridge } from "./serve-options.ts";
+import { BridgeError, BridgeErrorCode } from "./errors/bridge-error.ts";
+import { jsonLogger } from "./logging/logger.ts";
 import type { PiProcessSpec } from "./sessions/session-settings.ts";
 
 export { type CliArgs, isLoopback, parseArgs, type TokenSource } from "./cli/parse-args.ts";

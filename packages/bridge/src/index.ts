@@ -6,15 +6,16 @@
 
 // The refusal codes are the bridge protocol's; code that runs a bridge branches on them here.
 export { TicketRefusal } from "@pi-kit/protocol/bridge";
-export { type Bridge, createBridge } from "./bridge.ts";
 export {
-  type BridgeLimits,
-  type BridgeOptions,
-  type ClusterOptions,
-  DEFAULT_LIMITS,
-} from "./bridge-options.ts";
+  DEFAULT_HOSTNAME,
+  DEFAULT_PORT,
+  type ServeBridgeOptions,
+  type ServedBridge,
+} from "./adapters/serve-options.ts";
+export { type Bridge, createBridge } from "./bridge/create-bridge.ts";
 export type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
-export { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "./errors.ts";
+export type { ClusterOptions } from "./cluster/cluster-settings.ts";
+export { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "./errors/bridge-error.ts";
 export {
   BridgeHistory,
   type BridgeHistoryOptions,
@@ -33,12 +34,14 @@ export {
   type BridgeLogger,
   jsonLogger,
   silentLogger,
-} from "./logger.ts";
+} from "./logging/logger.ts";
+export { type BridgeLimits, type BridgeOptions, DEFAULT_LIMITS } from "./options/bridge-options.ts";
 export {
   type ClusterRefusalCode,
   ClusterRefusalError,
   SessionOwnedElsewhereError,
-} from "./ownership/owned-elsewhere.ts";
+} from "./placement/owned-elsewhere.ts";
+export { type SessionsDirHolder, SessionsDirInUseError } from "./placement/sessions-dir-lock.ts";
 export { PRIVATE_AGENT_DIR } from "./sandbox/private-agent-dir.ts";
 export type { BwrapSandboxOptions, SandboxOption } from "./sandbox/sandbox.ts";
 export type { CommandPolicyOptions } from "./security/command-policy.ts";
@@ -49,7 +52,6 @@ export {
   type PairingTicket,
 } from "./security/pairing.ts";
 export { defaultSessionsDir, prepareSessionsDir } from "./security/sessions-dir.ts";
-export { type SessionsDirHolder, SessionsDirInUseError } from "./security/sessions-dir-lock.ts";
 export {
   DEFAULT_TICKET_AUDIENCE,
   MAX_TICKET_SUBJECT_BYTES,
@@ -57,12 +59,6 @@ export {
   type TicketOptions,
 } from "./security/tickets.ts";
 export { generateToken } from "./security/token.ts";
-export {
-  DEFAULT_HOSTNAME,
-  DEFAULT_PORT,
-  type ServeBridgeOptions,
-  type ServedBridge,
-} from "./serve-options.ts";
 export type { Session } from "./sessions/session.ts";
 export type { SessionConnection } from "./sessions/session-connection.ts";
 export type {

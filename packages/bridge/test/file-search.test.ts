@@ -11,7 +11,7 @@ import { join, sep } from "node:path";
 import { test } from "node:test";
 import { BridgeFileSearch } from "@pi-kit/client";
 import type { FileSearchPage } from "@pi-kit/protocol/bridge";
-import { userOwner } from "../src/sessions/owner.ts";
+import { userOwner } from "../src/principals/owner.ts";
 import { bash, connect } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import { BridgeCloseCode, PROTOCOL_V1, REFUSAL_CODE_HEADER } from "@pi-kit/protocol/bridge";
 import { Hono } from "hono";
 import { guardedUpgrade } from "../src/http/guarded-upgrade.ts";
-import { canonicalList, headerList, upgradesToWebSocket } from "../src/http/header-list.ts";
+import { canonicalList, headerList, upgradesToWebSocket } from "../src/headers/header-list.ts";
 import { createRefusal } from "../src/http/refusal.ts";
 import type { BridgeLogEvent } from "../src/index.ts";
 import type { WebSocketRuntime } from "../src/ws/runtime.ts";

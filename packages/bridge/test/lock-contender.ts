@@ -3,7 +3,7 @@
  * `lost <pid>` on stdout; a winner holds the lock until it is killed.
  */
 import process from "node:process";
-import { lockSessionsDir, SessionsDirInUseError } from "../src/security/sessions-dir-lock.ts";
+import { lockSessionsDir, SessionsDirInUseError } from "../src/placement/sessions-dir-lock.ts";
 
 try {
   lockSessionsDir(process.argv[2] as string);

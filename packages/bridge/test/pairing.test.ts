@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { BridgeError } from "../src/index.ts";
 import { Pairings } from "../src/security/pairing.ts";
-import { BRIDGE_ACCESS } from "../src/sessions/access.ts";
+import { BRIDGE_ACCESS } from "../src/principals/access.ts";
 import { connect, type Rec, type TestBridge } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys } from "./ticket-helpers.ts";
 

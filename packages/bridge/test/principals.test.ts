@@ -13,7 +13,7 @@ import {
   sessionKey,
   splitKey,
   userOwner,
-} from "../src/sessions/owner.ts";
+} from "../src/principals/owner.ts";
 import { connect, type Rec, rawUpgrade } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

@@ -14,7 +14,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { BridgeWorkspaceChanges } from "@pi-kit/client";
 import { BridgeError, createBridge, generateToken } from "../src/index.ts";
-import { userOwner } from "../src/sessions/owner.ts";
+import { userOwner } from "../src/principals/owner.ts";
 import { bash, connect, run, startBridge } from "./helpers.ts";
 import { mint, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

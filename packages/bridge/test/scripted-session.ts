@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcessTransport, TransportCloseInfo, TransportFrames } from "@pi-kit/client";
-import { silentLogger } from "../src/logger.ts";
+import { silentLogger } from "../src/logging/logger.ts";
 import { Session } from "../src/sessions/session.ts";
 
 /** A pi whose stdout the test writes and whose stdin it reads. */

@@ -16,9 +16,9 @@ import {
   runLabel,
   SessionCheckpoints,
 } from "../src/checkpoints/session-checkpoints.ts";
-import { BridgeError } from "../src/errors.ts";
+import { BridgeError } from "../src/errors/bridge-error.ts";
 import { createBridge, generateToken } from "../src/index.ts";
-import { BRIDGE_OWNER, sessionKey } from "../src/sessions/owner.ts";
+import { BRIDGE_OWNER, sessionKey } from "../src/principals/owner.ts";
 import { Session } from "../src/sessions/session.ts";
 import { scriptedPi } from "./scripted-session.ts";
 

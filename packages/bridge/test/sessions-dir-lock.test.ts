@@ -16,7 +16,7 @@ import {
   LOCK_FILE,
   lockSessionsDir,
   type SessionsDirHolder,
-} from "../src/security/sessions-dir-lock.ts";
+} from "../src/placement/sessions-dir-lock.ts";
 import { runCli } from "./cli-process.ts";
 import { startBridge } from "./helpers.ts";
 

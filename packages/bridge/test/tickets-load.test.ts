@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { userOwner } from "../src/sessions/owner.ts";
+import { userOwner } from "../src/principals/owner.ts";
 import { connect, piEvents, type Rec, type TestClient } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

@@ -11,7 +11,7 @@ import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { exportPKCS8, exportSPKI, generateKeyPair } from "jose";
 import { BridgeError, createBridge, generateToken, type TicketOptions } from "../src/index.ts";
 import { DENIED_PREFIX } from "../src/security/command-policy.ts";
-import { userOwner } from "../src/sessions/owner.ts";
+import { userOwner } from "../src/principals/owner.ts";
 import { isSessionKey } from "../src/sessions/session-registry.ts";
 import { connect, lineVersions, type Rec, rawUpgrade, startBridge } from "./helpers.ts";
 import {

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { BridgeUploads, SessionHistoryError } from "@pi-kit/client";
 import type { UploadQuota, UploadStatus } from "@pi-kit/protocol/bridge";
-import { BRIDGE_OWNER, sessionKey } from "../src/sessions/owner.ts";
+import { BRIDGE_OWNER, sessionKey } from "../src/principals/owner.ts";
 import { SessionUploads, UNFINISHED_IDLE_MS } from "../src/uploads/session-uploads.ts";
 import { connect, startBridge, type TestBridge, type TestClient } from "./helpers.ts";
 import { type ScriptedPi, scriptedPi } from "./scripted-session.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { BridgeError, createBridge, generateToken } from "../src/index.ts";
-import { userOwner } from "../src/sessions/owner.ts";
+import { userOwner } from "../src/principals/owner.ts";
 import { bash, connect } from "./helpers.ts";
 import { api, mint, startTicketBridge, ticketKeys, withTicket } from "./ticket-helpers.ts";
 

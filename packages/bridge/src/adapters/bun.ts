@@ -12,9 +12,10 @@
  */
 import { websocket } from "hono/bun";
 import { defineWebSocketHelper } from "hono/ws";
-import { type Bridge, createBridge } from "../bridge.ts";
-import { DEFAULT_LIMITS } from "../bridge-options.ts";
+import { type Bridge, createBridge } from "../bridge/create-bridge.ts";
+import { DEFAULT_LIMITS } from "../options/bridge-options.ts";
 import { generateToken } from "../security/token.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
@@ -22,8 +23,7 @@ import {
   notYet,
   type ServeBridgeOptions,
   type ServedBridge,
-} from "../serve-options.ts";
-import type { WebSocketRuntime } from "../ws/runtime.ts";
+} from "./serve-options.ts";
 
 /** The part of Bun's `ServerWebSocket` the bridge uses. */
 interface BunSocket {

@@ -11,9 +11,10 @@
  * ```
  */
 import { defineWebSocketHelper, WSContext } from "hono/ws";
-import { type Bridge, createBridge } from "../bridge.ts";
-import { canonicalList } from "../http/header-list.ts";
+import { type Bridge, createBridge } from "../bridge/create-bridge.ts";
+import { canonicalList } from "../headers/header-list.ts";
 import { generateToken, offeredProtocols } from "../security/token.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
@@ -21,8 +22,7 @@ import {
   notYet,
   type ServeBridgeOptions,
   type ServedBridge,
-} from "../serve-options.ts";
-import type { WebSocketRuntime } from "../ws/runtime.ts";
+} from "./serve-options.ts";
 
 /** The part of Deno's server-side `WebSocket` the bridge uses. */
 interface DenoSocket {

@@ -13,10 +13,11 @@ import type { AddressInfo } from "node:net";
 import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
 import { BridgeCloseCode, PROTOCOL_V1, tooBigReason } from "@pi-kit/protocol/bridge";
 import * as wsModule from "ws";
-import { type Bridge, createBridge } from "../bridge.ts";
-import { DEFAULT_LIMITS } from "../bridge-options.ts";
-import { canonicalList } from "../http/header-list.ts";
+import { type Bridge, createBridge } from "../bridge/create-bridge.ts";
+import { canonicalList } from "../headers/header-list.ts";
+import { DEFAULT_LIMITS } from "../options/bridge-options.ts";
 import { generateToken, offeredProtocols } from "../security/token.ts";
+import type { WebSocketRuntime } from "../ws/runtime.ts";
 import {
   baseUrl,
   DEFAULT_HOSTNAME,
@@ -24,8 +25,7 @@ import {
   notYet,
   type ServeBridgeOptions,
   type ServedBridge,
-} from "../serve-options.ts";
-import type { WebSocketRuntime } from "../ws/runtime.ts";
+} from "./serve-options.ts";
 
 /** The part of a `ws` socket the bridge uses. */
 interface NodeSocket {

@@ -8,8 +8,8 @@
 import { rm, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { Checkpoints } from "@pi-kit/client/node";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import type { SessionKey } from "../sessions/owner.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import { SessionCheckpoints } from "./session-checkpoints.ts";
 
 /** The directory of the shadow repositories, in the sessions directory. */

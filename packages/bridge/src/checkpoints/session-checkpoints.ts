@@ -7,7 +7,7 @@
 
 import { CheckpointError, type Checkpoints } from "@pi-kit/client/node";
 import type { ChangeSet, CheckpointSummary, FileDiff } from "@pi-kit/protocol/bridge";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 
 /** The label of the checkpoint taken as a session's pi starts. */
 export const SESSION_START_LABEL = "session start";

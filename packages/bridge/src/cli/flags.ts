@@ -6,7 +6,6 @@
 import { resolve } from "node:path";
 import { parseArgs as parseTokens } from "node:util";
 import { isPermissionMode, type PermissionMode } from "@pi-kit/client/process";
-import type { BridgeLimits } from "../bridge-options.ts";
 import {
   MIN_LEASE_TTL_MS,
   nodeUrlProblem,
@@ -14,6 +13,7 @@ import {
   redisUrlProblem,
   shown,
 } from "../cluster/cluster-settings.ts";
+import type { BridgeLimits } from "../options/bridge-options.ts";
 import type { TicketOptions } from "../security/tickets.ts";
 import type { UploadSettings } from "../uploads/session-uploads.ts";
 import type { CliFiles } from "./read-files.ts";

@@ -4,12 +4,12 @@
  * a table (`cli/flags.ts`); the files they name are read by `cli/read-files.ts`.
  */
 
-import { BridgeError } from "../errors.ts";
+import type { ServeBridgeOptions } from "../adapters/serve-options.ts";
+import { BridgeError } from "../errors/bridge-error.ts";
 import { createCommandPolicy } from "../security/command-policy.ts";
 import { defaultSessionsDir } from "../security/sessions-dir.ts";
 import { createTicketVerifier } from "../security/tickets.ts";
 import { assertUsableToken } from "../security/token.ts";
-import type { ServeBridgeOptions } from "../serve-options.ts";
 import type { PiProcessSpec } from "../sessions/session-settings.ts";
 import { parseFlags, type TokenSource } from "./flags.ts";
 import { type CliFiles, diskFiles } from "./read-files.ts";

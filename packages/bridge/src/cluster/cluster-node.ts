@@ -1,23 +1,32 @@
 /**
- * One bridge of a cluster: its node id and URL, its lease store, keeper and ownership, its
+ * One bridge of a cluster: its node id and URL, its lease store, keeper and placement, its
  * metrics, the `/readyz` check of the store, and what it does with a request for a session
- * another node owns (forward it there). `createBridge` builds one when `cluster` is set.
+ * another node runs (forward it there). The cluster topology (`topology/cluster-topology.ts`)
+ * builds one when the bridge's `cluster` option is set.
  */
 import type { PROTOCOL_V1 } from "@pi-kit/protocol/bridge";
 import type { Context } from "hono";
-import type { ClusterOptions } from "../bridge-options.ts";
 import type { ReadinessCheck } from "../health/readiness.ts";
 import type { Refuse } from "../http/refusal.ts";
-import { type BridgeLogger, safeLog } from "../logger.ts";
-import { LeaseOwnership } from "../ownership/lease-ownership.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
+import {
+  type BridgeMetrics,
+  createBridgeMetrics,
+  type MetricsSources,
+} from "../metrics/bridge-metrics.ts";
 import {
   type ClusterRefusalError,
   SessionOwnedElsewhereError,
-} from "../ownership/owned-elsewhere.ts";
-import type { Access } from "../sessions/access.ts";
-import type { SessionKey } from "../sessions/owner.ts";
+} from "../placement/owned-elsewhere.ts";
+import type { Access, ForwardedIdentity } from "../principals/access.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
-import { clusterSettingsProblem, DEFAULT_LEASE_TTL_MS, redactedUrl } from "./cluster-settings.ts";
+import {
+  type ClusterOptions,
+  clusterSettingsProblem,
+  DEFAULT_LEASE_TTL_MS,
+  redactedUrl,
+} from "./cluster-settings.ts";
 import {
   connectOwner,
   FORWARDED_BY,
@@ -26,16 +35,11 @@ import {
   OwnerSocketError,
   ownerUrl,
 } from "./forward.ts";
-import {
-  type ForwardedIdentity,
-  IDENTITY_HEADER,
-  IDENTITY_QUERY,
-  identitySigner,
-} from "./forwarded-identity.ts";
+import { IDENTITY_HEADER, IDENTITY_QUERY, identitySigner } from "./forwarded-identity.ts";
 import { type LeaseEnd, leaseEnd } from "./lease-end.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
+import { LeasePlacement } from "./lease-placement.ts";
 import type { LeaseStore } from "./lease-store.ts";
-import { type BridgeMetrics, createBridgeMetrics, type MetricsSources } from "./metrics.ts";
 import { openRedisLeaseStore } from "./redis-lease-store.ts";
 
 /** The response header naming the node that answered. */
@@ -70,7 +74,7 @@ export interface ClusterNode {
   readonly id: string;
   /** Its internal URL, where other nodes forward. */
   readonly url: string;
-  readonly ownership: LeaseOwnership;
+  readonly placement: LeasePlacement;
   readonly metrics: BridgeMetrics;
   /** How long a drain lets running turns settle. */
   readonly drainTimeoutMs: number;
@@ -116,7 +120,7 @@ export interface ClusterNode {
     origin: string | undefined,
     reclaim?: () => Promise<Response>,
   ): Promise<Response>;
-  /** Closes the store (after the ownership released every lease). */
+  /** Closes the store (after the placement released every lease). */
   close(): Promise<void>;
 }
 
@@ -163,11 +167,11 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
   // The keeper's pings and /readyz report a failed connection; node-redis keeps reconnecting.
   opened?.connected.catch(() => {});
   const store = options.store ?? (opened as NonNullable<typeof opened>).store;
-  let ownership: LeaseOwnership | undefined;
+  let placement: LeasePlacement | undefined;
   const keeper = new LeaseKeeper(store, {
     onLost: (key, reason) => {
       const sessionKey = key as SessionKey;
-      ownership?.lost(sessionKey);
+      placement?.lost(sessionKey);
       metrics.leasesLost.inc({ reason });
       safeLog(logger, { event: "lease_lost", session: key, reason });
       options.fence(sessionKey);
@@ -179,7 +183,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
     leasesHeld: () => keeper.leases.size,
     leaseStoreUp: () => keeper.reachable,
   });
-  ownership = new LeaseOwnership({
+  placement = new LeasePlacement({
     store,
     keeper,
     node: id,
@@ -214,7 +218,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
   return {
     id,
     url,
-    ownership,
+    placement,
     metrics,
     holds: (key) => keeper.holds(key),
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_MS,

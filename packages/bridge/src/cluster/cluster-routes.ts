@@ -3,11 +3,11 @@
  * `/cluster/sessions` (every leased session with its owner, fence and lease age).
  */
 import type { Handler, MiddlewareHandler } from "hono";
-import { BridgeErrorCode } from "../errors.ts";
+import { BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { Authentication } from "../http/authenticate.ts";
 import type { Refuse } from "../http/refusal.ts";
-import type { Access } from "../sessions/access.ts";
-import { BRIDGE_OWNER } from "../sessions/owner.ts";
+import type { Access } from "../principals/access.ts";
+import { BRIDGE_OWNER } from "../principals/owner.ts";
 import { type ClusterNode, NODE_HEADER } from "./cluster-node.ts";
 
 /** Names the node that answered in {@link NODE_HEADER}; a forwarded response keeps the owner's. */

@@ -1,9 +1,26 @@
 /**
- * The cluster settings checked before anything starts: a malformed Redis URL, node URL or lease
+ * The cluster's options, and the settings checked before anything starts: a malformed Redis URL, node URL or lease
  * setting is one line naming the option and what it expects, from the CLI and `createBridge`
  * alike, never the Redis client's own message from deep inside its URL parser. URLs in messages
  * and logs never show a password.
  */
+
+/** Cluster mode: bridges sharing one sessions directory, each session owned by a lease in Redis. */
+export interface ClusterOptions {
+  /** The Redis primary holding the leases, e.g. `redis://10.0.0.5:6379`. */
+  readonly redisUrl: string;
+  /** This node's internal URL other nodes forward to. Default: the URL it listens on (`url`). */
+  readonly nodeUrl?: string;
+  /** How long a lease lasts unless renewed, in ms. Default 10000 (renewed every third). */
+  readonly leaseTtlMs?: number;
+  /** How long a drain (SIGTERM) lets running turns settle before it stops pi, in ms. Default 30000. */
+  readonly drainTimeoutMs?: number;
+  /**
+   * Where this node keeps its history index cache. Default: a directory per node outside the
+   * shared sessions directory, so nodes never overwrite each other's index.
+   */
+  readonly indexDir?: string;
+}
 
 /** The shape of a Redis URL the bridge accepts, for messages. */
 export const REDIS_URL_FORM = "redis://[user:password@]host[:port][/db] (rediss:// for TLS)";

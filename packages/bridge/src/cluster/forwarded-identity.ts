@@ -8,6 +8,7 @@
  * the caller's `Origin`, which the owner logs as if the caller had connected directly.
  */
 import { base64url } from "jose";
+import type { ForwardedIdentity } from "../principals/access.ts";
 
 /** The header an HTTP forward carries the identity in. */
 export const IDENTITY_HEADER = "x-pi-kit-forwarded-identity";
@@ -17,20 +18,6 @@ export const IDENTITY_QUERY = "pi_kit_identity";
 const VALID_MS = 30_000;
 /** Separates these signatures from any other use of the token's bytes as a key. */
 const CONTEXT = "pi-kit-bridge forwarded identity v1\n";
-
-/** What the forwarding node authenticated the caller as. */
-export interface ForwardedIdentity {
-  /** Whose sessions (see `Access.owner`). */
-  readonly owner: string;
-  /** The one session the forwarded request is for. */
-  readonly name: string;
-  /** The caller may only watch. */
-  readonly readOnly: boolean;
-  /** When the caller's credential expires (ms since the epoch), if it does. */
-  readonly expiresAt?: number;
-  /** The caller's `Origin` header, if it sent one. */
-  readonly origin?: string;
-}
 
 /** Signs and verifies forwarded identities with the cluster's key. */
 export interface IdentitySigner {

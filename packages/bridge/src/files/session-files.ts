@@ -9,8 +9,8 @@ import { SessionHistoryError } from "@pi-kit/client";
 import { WorkspaceFileIndex } from "@pi-kit/client/node";
 import type { FileSearchPage } from "@pi-kit/protocol/bridge";
 import { BridgeErrorCode } from "@pi-kit/protocol/bridge";
-import { BridgeError } from "../errors.ts";
-import type { SessionKey } from "../sessions/owner.ts";
+import { BridgeError } from "../errors/bridge-error.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import type { Workspaces } from "../sessions/workspaces.ts";
 
 /** The most workspaces kept indexed (and watched) at once. */

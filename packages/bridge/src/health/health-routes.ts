@@ -7,7 +7,7 @@
  * cut for a node marked down (frozen, dead, or without Redis).
  */
 import { Hono } from "hono";
-import { type BridgeLogger, safeLog } from "../logger.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
 import type { ReadinessCheck } from "./readiness.ts";
 
 /** What the health routes need from the bridge. */

@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { resolveCommand } from "../resolve-command.ts";
+import { resolveCommand } from "../executables/resolve-command.ts";
 
 /** One readiness check: its name (for the log) and whether it passes. */
 export interface ReadinessCheck {

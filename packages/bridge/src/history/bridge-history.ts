@@ -5,9 +5,9 @@
  * session's files from racing that session's pi.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { type BridgeLogger, safeLog } from "../logger.ts";
-import { BRIDGE_OWNER, type SessionKey, sessionKey, splitKey } from "../sessions/owner.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
+import { BRIDGE_OWNER, type SessionKey, sessionKey, splitKey } from "../principals/owner.ts";
 import type { Session } from "../sessions/session.ts";
 import {
   assertSessionName,

@@ -7,7 +7,7 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import { type DirectoryRecord, PENDING_NAME_FILE } from "./session-directory.ts";
 import { appendSessionName } from "./session-name-writer.ts";
 import type { SessionStore } from "./session-store.ts";

@@ -5,8 +5,9 @@
  * pages stay consistent while sessions are added, removed or become active.
  */
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
+import type { LiveState } from "../sessions/session-info.ts";
 import type { DirectoryRecord } from "./session-directory.ts";
-import { isEmptySession, type LiveState, lastActivityMs, summarize } from "./stored-session.ts";
+import { isEmptySession, lastActivityMs, summarize } from "./stored-session.ts";
 
 /** One indexed session: a slot updated in place, so the order never needs searching. */
 interface Indexed {

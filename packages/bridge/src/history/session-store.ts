@@ -8,13 +8,13 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionPage, SessionSummary } from "@pi-kit/protocol/bridge";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { type BridgeLogger, safeLog } from "../logger.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
 import { KeyedLock } from "../sessions/keyed-lock.ts";
+import type { LiveState } from "../sessions/session-info.ts";
 import { INDEX_FILE, loadIndexFile, saveIndexFile } from "./index-file.ts";
 import { type DirectoryRecord, describeError, scanDirectory } from "./session-directory.ts";
 import { type PageQuery, SessionIndex } from "./session-index.ts";
-import type { LiveState } from "./stored-session.ts";
 
 /** How many session directories a full scan reads at once. */
 const SCAN_CONCURRENCY = 32;

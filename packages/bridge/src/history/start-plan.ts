@@ -7,7 +7,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type BridgeLogger, safeLog } from "../logger.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
 import type { StartPlan } from "../sessions/session-settings.ts";
 import { endLastLine } from "./session-name-writer.ts";
 import type { SessionStore } from "./session-store.ts";

@@ -3,29 +3,8 @@
  * shows: the file pi resumes, the summary, and the damage found, in words for people.
  */
 import type { SessionFork, SessionSummary } from "@pi-kit/protocol/bridge";
+import type { LiveState } from "../sessions/session-info.ts";
 import type { DirectoryRecord, FileRecord } from "./session-directory.ts";
-
-/** What the bridge knows about a session whose pi runs. */
-export interface LiveState {
-  /** In a run, or up and waiting. */
-  readonly state: "running" | "idle";
-  /** pi's last record of a run (epoch ms; 0: none since it started): the conversation's activity. */
-  readonly lastActivityMs: number;
-  /**
-   * The last record either way (epoch ms), queries included: when it moves, pi may have written
-   * its files (a name, a fork) and the history reads them again.
-   */
-  readonly touchedMs?: number;
-  /** The session name pi announced since it started (`null`: cleared); `undefined`: none announced. */
-  readonly name?: string | null;
-  /**
-   * The name of the session file pi moved to since it started (a fork, a new session, a switch),
-   * which pi may not have written yet: pi saves a file once it holds an answer.
-   */
-  readonly file?: string;
-  /** pi got to `file` by a fork or a clone of the file it was on. */
-  readonly forked?: boolean;
-}
 
 /** Most damage reasons listed in a summary; the rest are counted. */
 const MAX_REASONS = 3;

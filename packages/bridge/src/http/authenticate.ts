@@ -4,13 +4,18 @@
  * request may reach is kept by request, for the routes to read with {@link Authentication.accessOf}.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { ForwardedIdentity } from "../cluster/forwarded-identity.ts";
-import { BridgeErrorCode } from "../errors.ts";
+import { BridgeErrorCode } from "../errors/bridge-error.ts";
+import { type Access, BRIDGE_ACCESS, type ForwardedIdentity } from "../principals/access.ts";
+import { userOwner } from "../principals/owner.ts";
 import type { OriginCheck } from "../security/origin.ts";
 import { PAIRED_CREDENTIAL_PREFIX, type Pairings } from "../security/pairing.ts";
-import { looksLikeTicket, TicketError, type TicketVerifier } from "../security/tickets.ts";
+import {
+  looksLikeTicket,
+  TicketError,
+  type TicketGrant,
+  type TicketVerifier,
+} from "../security/tickets.ts";
 import { presentedToken, tokensEqual } from "../security/token.ts";
-import { type Access, BRIDGE_ACCESS, ticketAccess } from "../sessions/access.ts";
 import type { Refuse } from "./refusal.ts";
 
 /** What authentication needs from the bridge. */
@@ -102,5 +107,16 @@ function forwardedAccess(identity: ForwardedIdentity): Access {
     limited: true,
     readOnly: identity.readOnly,
     ...(identity.expiresAt === undefined ? {} : { expiresAt: identity.expiresAt }),
+  };
+}
+
+/** The access of a verified ticket. */
+function ticketAccess(grant: TicketGrant): Access {
+  return {
+    owner: userOwner(grant.user),
+    allows: grant.allows,
+    limited: !grant.allowsAll,
+    readOnly: grant.readOnly,
+    expiresAt: grant.expiresAt,
   };
 }

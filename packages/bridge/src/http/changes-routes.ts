@@ -9,10 +9,10 @@
 import type { Context, Hono } from "hono";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { BridgeHistory } from "../history/bridge-history.ts";
-import type { Access } from "../sessions/access.ts";
-import { sessionKey } from "../sessions/owner.ts";
+import type { Access } from "../principals/access.ts";
+import { sessionKey } from "../principals/owner.ts";
 import type { Session } from "../sessions/session.ts";
 import type { SessionRegistry } from "../sessions/session-registry.ts";
 import { assertController } from "./controller-check.ts";

@@ -4,7 +4,7 @@
  */
 import { CONTROLLER_CONNECTION_HEADER } from "@pi-kit/protocol/bridge";
 import type { Context } from "hono";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { Session } from "../sessions/session.ts";
 
 /** Throws `not_controller` unless the request names the socket in control of `session`; `doing` says what it wanted to do. */

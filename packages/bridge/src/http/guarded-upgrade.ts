@@ -3,7 +3,7 @@
  * (Deno's `upgradeWebSocket` on a handshake it cannot complete, Bun's refused `server.upgrade`)
  * becomes a refusal with the code `upgrade_failed`, logged once with the runtime's words.
  */
-import { BridgeErrorCode } from "../errors.ts";
+import { BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
 import type { Refuse } from "./refusal.ts";
 

@@ -4,7 +4,7 @@
  * redeems one, once, and sits before authentication, for the pairing ticket is the credential.
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { OriginCheck } from "../security/origin.ts";
 import type { Pairings } from "../security/pairing.ts";
 import type { RouteChecks } from "./changes-routes.ts";

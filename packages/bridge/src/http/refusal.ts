@@ -12,13 +12,13 @@ import {
   refusalReason,
 } from "@pi-kit/protocol/bridge";
 import type { Context } from "hono";
-import type { BridgeMetrics } from "../cluster/metrics.ts";
-import { BridgeErrorCode } from "../errors.ts";
-import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
-import type { ClusterRefusalCode } from "../ownership/owned-elsewhere.ts";
+import { BridgeErrorCode } from "../errors/bridge-error.ts";
+import { upgradesToWebSocket } from "../headers/header-list.ts";
+import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logging/logger.ts";
+import type { BridgeMetrics } from "../metrics/bridge-metrics.ts";
+import type { ClusterRefusalCode } from "../placement/owned-elsewhere.ts";
 import { offeredProtocols } from "../security/token.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
-import { upgradesToWebSocket } from "./header-list.ts";
 
 /** The close code that says why a pi-kit client's handshake was refused, by HTTP status. */
 const REFUSAL_CLOSE_CODES: Partial<Record<number, BridgeCloseCode>> = {

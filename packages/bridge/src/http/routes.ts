@@ -12,17 +12,17 @@
 
 import { TicketRefusal } from "@pi-kit/protocol/bridge";
 import { type Context, Hono } from "hono";
-import type { BridgeMetrics } from "../cluster/metrics.ts";
-import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors.ts";
+import { BridgeError, BridgeErrorCode, type BridgeErrorStatus } from "../errors/bridge-error.ts";
 import type { SessionFiles } from "../files/session-files.ts";
 import type { BridgeHistory } from "../history/bridge-history.ts";
-import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
-import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
+import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logging/logger.ts";
+import type { BridgeMetrics } from "../metrics/bridge-metrics.ts";
+import { ClusterRefusalError } from "../placement/owned-elsewhere.ts";
+import type { Access } from "../principals/access.ts";
+import { sessionKey } from "../principals/owner.ts";
+import { assertSessionName } from "../principals/session-name.ts";
 import type { Pairings } from "../security/pairing.ts";
 import { TicketError } from "../security/tickets.ts";
-import type { Access } from "../sessions/access.ts";
-import { sessionKey } from "../sessions/owner.ts";
-import { assertSessionName } from "../sessions/session-name.ts";
 import { type ChangesRouteOptions, changesRoutes } from "./changes-routes.ts";
 import { pairingRoutes } from "./pairing-routes.ts";
 import { type UploadRouteOptions, uploadRoutes } from "./upload-routes.ts";

@@ -5,21 +5,21 @@
  */
 import { PROTOCOL_V1, TicketRefusal } from "@pi-kit/protocol/bridge";
 import type { Context, Handler } from "hono";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { upgradesToWebSocket } from "../headers/header-list.ts";
 import type { BridgeHistory } from "../history/bridge-history.ts";
-import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logger.ts";
-import { ClusterRefusalError } from "../ownership/owned-elsewhere.ts";
+import { type BridgeLogger, logLabel, originLabel, safeLog } from "../logging/logger.ts";
+import { ClusterRefusalError } from "../placement/owned-elsewhere.ts";
+import type { Access } from "../principals/access.ts";
+import { sessionKey } from "../principals/owner.ts";
+import { SESSION_NAME_RULE } from "../principals/session-name.ts";
 import type { CommandPolicy } from "../security/command-policy.ts";
 import { TICKET_CLOCK_TOLERANCE_S } from "../security/tickets.ts";
 import { offeredProtocols } from "../security/token.ts";
-import type { Access } from "../sessions/access.ts";
 import { VIEWER_KEY, VIEWER_KEY_RULE, viewerIdentity } from "../sessions/control-memory.ts";
-import { sessionKey } from "../sessions/owner.ts";
-import { SESSION_NAME_RULE } from "../sessions/session-name.ts";
 import { isSessionName, type SessionRegistry } from "../sessions/session-registry.ts";
 import { type RelayLimits, relayEvents } from "../ws/relay.ts";
 import type { WebSocketRuntime } from "../ws/runtime.ts";
-import { upgradesToWebSocket } from "./header-list.ts";
 import type { Refuse } from "./refusal.ts";
 
 /** What the upgrade route needs from the bridge. */

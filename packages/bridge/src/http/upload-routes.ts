@@ -6,8 +6,8 @@
  * to resume; `DELETE …/uploads/:id` removes one (a cancelled upload holds no place). Unlike an undo, an upload may come while pi is in a run. Nothing is ever served back.
  */
 import type { Context, Hono } from "hono";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { type SessionKey, sessionKey } from "../sessions/owner.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { type SessionKey, sessionKey } from "../principals/owner.ts";
 import type { SessionRegistry } from "../sessions/session-registry.ts";
 import { type SessionUploads, UploadOffsetError } from "../uploads/session-uploads.ts";
 import type { RouteChecks } from "./changes-routes.ts";

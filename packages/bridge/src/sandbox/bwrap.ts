@@ -12,8 +12,8 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, resolve, sep } from "node:path";
 import process from "node:process";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { resolveCommand } from "../resolve-command.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { resolveCommand } from "../executables/resolve-command.ts";
 import { agentDirOf, privateAgentDir } from "./private-agent-dir.ts";
 import type { BwrapSandboxOptions, Sandbox } from "./sandbox.ts";
 

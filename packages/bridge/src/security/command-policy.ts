@@ -10,8 +10,8 @@ import {
   validateCommand,
   validateUiResponse,
 } from "@pi-kit/protocol";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { logLabel } from "../logger.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { logLabel } from "../logging/logger.ts";
 
 /** The record type of a dialog answer, which is not a command but passes the policy too. */
 const UI_RESPONSE = "extension_ui_response";

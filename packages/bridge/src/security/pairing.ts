@@ -6,8 +6,8 @@
  * rights, never more: a read-only caller pairs read-only, and a ticket user's pair ends with the
  * ticket. A second redemption, or one past the minute, is refused with a typed code.
  */
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import type { Access } from "../sessions/access.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import type { Access } from "../principals/access.ts";
 import { TokenBucket } from "./rate-limit.ts";
 import { generateToken } from "./token.ts";
 

@@ -7,7 +7,7 @@ import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import process from "node:process";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 
 /** Mode bits: writable by the group or by others. */
 const GROUP_OR_OTHER_WRITE = 0o022;

@@ -7,7 +7,7 @@
 import { createPublicKey } from "node:crypto";
 import { TicketRefusal } from "@pi-kit/protocol/bridge";
 import { errors, importSPKI, type JWTPayload, jwtVerify } from "jose";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 
 /** The audience a ticket must name when the bridge is given none. */
 export const DEFAULT_TICKET_AUDIENCE = "pi-kit-bridge";

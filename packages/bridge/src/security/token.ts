@@ -3,8 +3,8 @@
  * carries it (`Authorization: Bearer`, or a `Sec-WebSocket-Protocol` entry for browsers).
  */
 import { TOKEN_PROTOCOL_PREFIX } from "@pi-kit/protocol/bridge";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { headerList } from "../http/header-list.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { headerList } from "../headers/header-list.ts";
 
 /** Characters allowed in a token: base64url plus `.` and `~`, all legal in a subprotocol name. */
 const TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,512}$/;

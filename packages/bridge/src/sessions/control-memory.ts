@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { SessionKey } from "./owner.ts";
+import type { SessionKey } from "../principals/owner.ts";
 
 /** What a client may present as its viewer key: 16 to 128 characters of A–Z a–z 0–9 _ -. */
 export const VIEWER_KEY = /^[A-Za-z0-9_-]{16,128}$/;

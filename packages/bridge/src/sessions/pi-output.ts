@@ -8,9 +8,9 @@
  */
 import type { ChildProcessTransport, TransportFrames } from "@pi-kit/client/process";
 import { peekRecord } from "@pi-kit/protocol";
-import { type BridgeLogger, safeLog } from "../logger.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import type { FanOut } from "./fan-out.ts";
-import type { SessionKey } from "./owner.ts";
 import type { PendingDialogs } from "./pending-dialogs.ts";
 import { BRIDGE_ANSWER, type ResponseRouter } from "./response-router.ts";
 import type { RetainedUi } from "./retained-ui.ts";

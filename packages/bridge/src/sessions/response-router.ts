@@ -10,7 +10,7 @@
  * sent). Responses are told apart by their `id` as `peekRecord` reads it, so the order in which pi
  * writes a record's keys does not matter.
  */
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import type { SessionConnection } from "./session-connection.ts";
 
 /** How long the bridge waits for pi to answer one of its own commands. */

@@ -68,3 +68,25 @@ export function endCode(exit: SessionExit | null): [code: number, reason: string
     ),
   ];
 }
+
+/** What the bridge knows about a session whose pi runs. */
+export interface LiveState {
+  /** In a run, or up and waiting. */
+  readonly state: "running" | "idle";
+  /** pi's last record of a run (epoch ms; 0: none since it started): the conversation's activity. */
+  readonly lastActivityMs: number;
+  /**
+   * The last record either way (epoch ms), queries included: when it moves, pi may have written
+   * its files (a name, a fork) and the history reads them again.
+   */
+  readonly touchedMs?: number;
+  /** The session name pi announced since it started (`null`: cleared); `undefined`: none announced. */
+  readonly name?: string | null;
+  /**
+   * The name of the session file pi moved to since it started (a fork, a new session, a switch),
+   * which pi may not have written yet: pi saves a file once it holds an answer.
+   */
+  readonly file?: string;
+  /** pi got to `file` by a fork or a clone of the file it was on. */
+  readonly forked?: boolean;
+}

@@ -5,23 +5,23 @@
  * Starting, stopping and {@link SessionRegistry.exclusive} tasks run one at a time per key.
  */
 import { join } from "node:path";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { safeLog } from "../logger.ts";
-import type { SessionOwnership } from "../ownership/session-ownership.ts";
-import { KeyedLock } from "./keyed-lock.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { safeLog } from "../logging/logger.ts";
+import type { SessionPlacement } from "../placement/session-placement.ts";
 import {
   assertSessionKey,
   BRIDGE_OWNER,
   parseSessionKey,
   type SessionKey,
   splitKey,
-} from "./owner.ts";
+} from "../principals/owner.ts";
+import { KeyedLock } from "./keyed-lock.ts";
 import { Session } from "./session.ts";
 import type { CloseReason, SessionInfo } from "./session-info.ts";
 import type { SessionSettings, StartPlan } from "./session-settings.ts";
 
-export { isSessionKey } from "./owner.ts";
-export { assertSessionName, isSessionName } from "./session-name.ts";
+export { isSessionKey } from "../principals/owner.ts";
+export { assertSessionName, isSessionName } from "../principals/session-name.ts";
 
 /** Limits and timings of the registry. */
 export interface RegistrySettings extends SessionSettings {
@@ -38,7 +38,7 @@ export interface RegistrySettings extends SessionSettings {
   /** Where sessions' files are: how each pi starts, and what an exit changes. Default: fresh starts. */
   readonly lifecycle?: SessionLifecycle;
   /** Whether this bridge may run a session; claimed before its pi starts or its files change. Default: always. */
-  readonly ownership?: SessionOwnership;
+  readonly placement?: SessionPlacement;
   /** Called once each pi ends, with why (for metrics). */
   readonly onPiExit?: (session: Session, reason: PiExitReason) => void;
 }
@@ -136,7 +136,7 @@ export class SessionRegistry {
    */
   exclusive<T>(key: SessionKey, task: (held: HeldSession) => Promise<T>): Promise<T> {
     return this.#lock.run(key, async () => {
-      await this.#settings.ownership?.claim(key);
+      await this.#settings.placement?.claim(key);
       try {
         return await task({
           session: this.#sessions.get(key),
@@ -184,7 +184,7 @@ export class SessionRegistry {
       }
     }
     const starting = (async () => {
-      await this.#settings.ownership?.claim(key);
+      await this.#settings.placement?.claim(key);
       const plan = (await this.#settings.lifecycle?.planStart(key)) ?? { args: [] };
       const dir = join(this.#settings.sessionsDir, key);
       return Session.start(splitKey(key).name, dir, this.#settings, plan, key);
@@ -219,11 +219,11 @@ export class SessionRegistry {
   }
 
   /**
-   * Records the file a new pi writes with the ownership (a cluster lease names it, so the next
-   * owner resumes it): the resumed one, or for a fresh session the one pi says it will create.
+   * Records the file a new pi writes with the placement (a cluster lease names it, so the node
+   * that runs the session next resumes it): the resumed one, or for a fresh session the one pi says it will create.
    */
   async #recordFile(session: Session): Promise<void> {
-    const record = this.#settings.ownership?.recordFile;
+    const record = this.#settings.placement?.recordFile;
     if (record === undefined) return;
     let file = session.info().resumedFrom ?? undefined;
     if (file === undefined) {
@@ -231,13 +231,13 @@ export class SessionRegistry {
       const named = (state?.data as { sessionFile?: unknown } | undefined)?.sessionFile;
       if (typeof named === "string") file = named;
     }
-    if (file !== undefined) await record.call(this.#settings.ownership, session.key, file);
+    if (file !== undefined) await record.call(this.#settings.placement, session.key, file);
   }
 
   /** Gives session `key` up once no pi of its runs here (a stop, a failed start, settled files). */
   async #releaseUnused(key: SessionKey): Promise<void> {
     if (this.#sessions.get(key)?.alive || this.#starting.has(key)) return;
-    await this.#settings.ownership?.release(key);
+    await this.#settings.placement?.release(key);
   }
 
   async #stop(key: SessionKey, reason: CloseReason): Promise<SessionInfo | undefined> {
@@ -284,7 +284,7 @@ export class SessionRegistry {
   }
 
   /**
-   * Stops every session gracefully (stdin first, in parallel) and the reaper. The ownership is
+   * Stops every session gracefully (stdin first, in parallel) and the reaper. The placement is
    * given up by its own `close()`, after the histories settled the files pi left.
    */
   async closeAll(): Promise<void> {

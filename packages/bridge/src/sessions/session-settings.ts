@@ -8,9 +8,9 @@ import type {
   StopTimeouts,
 } from "@pi-kit/client/process";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
-import type { BridgeLogger } from "../logger.ts";
+import type { BridgeLogger } from "../logging/logger.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import type { ControlMemory } from "./control-memory.ts";
-import type { SessionKey } from "./owner.ts";
 import { withoutModelChoice } from "./pi-args.ts";
 
 /** Frames the transport may hold unread before the bridge stops reading pi's stdout. */

@@ -11,12 +11,11 @@ import { mkdir } from "node:fs/promises";
 import type { ChildProcessTransport } from "@pi-kit/client/process";
 import { BridgeCloseCode, closeReason } from "@pi-kit/protocol/bridge";
 import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import type { LiveState } from "../history/stored-session.ts";
-import { safeLog } from "../logger.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { safeLog } from "../logging/logger.ts";
+import { BRIDGE_OWNER, type SessionKey, sessionKey } from "../principals/owner.ts";
 import type { ControlMemory } from "./control-memory.ts";
 import { FanOut } from "./fan-out.ts";
-import { BRIDGE_OWNER, type SessionKey, sessionKey } from "./owner.ts";
 import { PendingDialogs } from "./pending-dialogs.ts";
 import { PiInput } from "./pi-input.ts";
 import { PiOutput } from "./pi-output.ts";
@@ -30,6 +29,7 @@ import { SessionFile } from "./session-file.ts";
 import {
   type CloseReason,
   endCode,
+  type LiveState,
   type SessionExit,
   type SessionInfo,
   type SessionState,

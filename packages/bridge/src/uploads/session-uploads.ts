@@ -17,8 +17,8 @@ import {
   type UploadQuota,
   type UploadStatus,
 } from "@pi-kit/protocol/bridge";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import type { SessionKey } from "../sessions/owner.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import type { SessionKey } from "../principals/owner.ts";
 import { safeUploadName } from "./upload-name.ts";
 
 /** The bridge's `uploads` option: any of the limits (the rest are the defaults). */

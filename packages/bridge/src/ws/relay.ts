@@ -12,7 +12,7 @@ import {
   tooBigReason,
 } from "@pi-kit/protocol/bridge";
 import type { WSContext, WSEvents, WSMessageReceive } from "hono/ws";
-import { type BridgeLogger, safeLog } from "../logger.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
 import type { CommandPolicy } from "../security/command-policy.ts";
 import { TokenBucket } from "../security/rate-limit.ts";
 import type { Session } from "../sessions/session.ts";

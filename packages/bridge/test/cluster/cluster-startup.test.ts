@@ -12,7 +12,7 @@ import { after, test } from "node:test";
 import { UsageError } from "../../src/cli/parse-args.ts";
 import { parseArgs } from "../../src/cli.ts";
 import { BridgeError, BridgeErrorCode, createBridge, generateToken } from "../../src/index.ts";
-import { type BridgeLogEvent, logLevel } from "../../src/logger.ts";
+import { type BridgeLogEvent, logLevel } from "../../src/logging/logger.ts";
 import { startBridge, until } from "../helpers.ts";
 import { freePort } from "./redis-server.ts";
 

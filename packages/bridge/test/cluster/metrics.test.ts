@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createBridgeMetrics } from "../../src/cluster/metrics.ts";
+import { createBridgeMetrics } from "../../src/metrics/bridge-metrics.ts";
 
 /** One sample line: `name{a="b",…} value`. */
 interface Sample {

@@ -14,7 +14,7 @@ import { generateToken } from "../../src/security/token.ts";
 import { type CuttingProxy, startCuttingProxy } from "./cutting-proxy.ts";
 
 /** The repository's root. */
-export const root = fileURLToPath(new URL("../../../../", import.meta.url));
+export const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const cli = join(root, "packages/bridge/src/cli.ts");
 export const deno = join(root, "node_modules/.bin/deno");
 export const bun = join(root, "node_modules/.bin/bun");

@@ -1,30 +1,31 @@
 /**
- * The single-machine {@link SessionOwnership}: the bridge holds the exclusive lock on its sessions
- * directory (see `lockSessionsDir`) for as long as it runs, and so owns every session in it.
+ * The single-machine {@link SessionPlacement}: the bridge holds the exclusive lock on its sessions
+ * directory (see `lockSessionsDir`) for as long as it runs, and so may run every session in it.
  * Claiming and releasing one session therefore have nothing to do. Losing the lock (another bridge
  * took the directory over while this one was frozen) loses every session at once.
  */
+
+import type { SessionPlacement } from "./session-placement.ts";
 import {
   lockSessionsDir,
   type SessionsDirHolder,
   type SessionsDirLock,
-} from "../security/sessions-dir-lock.ts";
-import type { SessionOwnership } from "./session-ownership.ts";
+} from "./sessions-dir-lock.ts";
 
-/** Options of a {@link SessionsDirOwnership}. */
-export interface SessionsDirOwnershipOptions {
+/** Options of a {@link SessionsDirPlacement}. */
+export interface SessionsDirPlacementOptions {
   /** Where clients reach this bridge: recorded in the lock, for the message of a second bridge. */
   readonly url?: string;
   /** Called when another process took the directory over: every pi here must stop now. */
   readonly onLost: (holder: SessionsDirHolder | undefined) => void;
 }
 
-/** Ownership of every session in one sessions directory, by its lock. */
-export class SessionsDirOwnership implements SessionOwnership {
+/** The right to run every session in one sessions directory, by its lock. */
+export class SessionsDirPlacement implements SessionPlacement {
   readonly #lock: SessionsDirLock;
 
   /** Takes the directory's lock; throws `SessionsDirInUseError` when another bridge holds it. */
-  constructor(sessionsDir: string, options: SessionsDirOwnershipOptions) {
+  constructor(sessionsDir: string, options: SessionsDirPlacementOptions) {
     this.#lock = lockSessionsDir(sessionsDir, {
       ...(options.url === undefined ? {} : { url: options.url }),
       onLost: options.onLost,

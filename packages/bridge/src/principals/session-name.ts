@@ -3,7 +3,7 @@
  * separator of any kind (`/`, `\`, `%`), no leading dot or underscore (`_users` is never a name),
  * and a bounded length.
  */
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 
 /** A session name: it becomes a directory name, so no separators, dots first or `..`. */
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

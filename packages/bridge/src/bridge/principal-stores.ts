@@ -4,7 +4,7 @@
  * place that joins the running sessions (the registry) to the files on disk (the stores): the
  * registry asks it how a session's pi starts and tells it when a pi exits, and each history reads
  * the registry, so neither holds a closure over the other. The registry claims each session from
- * a {@link SessionOwnership} before touching it.
+ * a {@link SessionPlacement} before touching it.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -12,8 +12,8 @@ import { BridgeHistory } from "../history/bridge-history.ts";
 import { INDEX_FILE } from "../history/index-file.ts";
 import { SessionStore } from "../history/session-store.ts";
 import { planStart } from "../history/start-plan.ts";
-import type { BridgeLogger } from "../logger.ts";
-import { type SessionKey, splitKey } from "../sessions/owner.ts";
+import type { BridgeLogger } from "../logging/logger.ts";
+import { type SessionKey, splitKey } from "../principals/owner.ts";
 import type { Session } from "../sessions/session.ts";
 import {
   isSessionName,
@@ -37,7 +37,7 @@ interface PrincipalSpace {
 
 /** Options of {@link PrincipalStores}. */
 export interface PrincipalStoresOptions {
-  /** The registry's settings (the sessions directory, limits, pi, ownership). */
+  /** The registry's settings (the sessions directory, limits, pi, placement). */
   readonly registry: Omit<RegistrySettings, "lifecycle">;
   readonly logger: BridgeLogger;
   /** The sessions' own working directories, if they have them. */
@@ -73,7 +73,7 @@ export class PrincipalStores implements SessionLifecycle {
   /** Plans how session `key`'s pi starts: on its latest file, from its owner's store. */
   planStart(key: SessionKey): Promise<StartPlan> {
     const { owner, name } = splitKey(key);
-    const preferred = this.#options.registry.ownership?.resumableFile?.(key);
+    const preferred = this.#options.registry.placement?.resumableFile?.(key);
     return planStart(this.#spaceOf(owner).store, name, this.#options.logger, preferred);
   }
 

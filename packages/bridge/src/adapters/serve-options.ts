@@ -1,6 +1,6 @@
 /** Options and result shared by the runtime adapters' `serveBridge`. */
-import type { Bridge } from "./bridge.ts";
-import type { BridgeOptions } from "./bridge-options.ts";
+import type { Bridge } from "../bridge/create-bridge.ts";
+import type { BridgeOptions } from "../options/bridge-options.ts";
 
 /** Options of `serveBridge`: the bridge's, plus where to listen. */
 export interface ServeBridgeOptions extends Omit<BridgeOptions, "token"> {

@@ -6,7 +6,7 @@
  * session name, so the bridge's own history never lists it.
  */
 import { createHash } from "node:crypto";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import { assertSessionName, isSessionName, SESSION_NAME_RULE } from "./session-name.ts";
 
 /** The directory, in the sessions directory, holding one directory per ticket user. */

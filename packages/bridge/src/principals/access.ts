@@ -2,8 +2,7 @@
  * What one request may do: whose sessions it reaches (the bridge's own with the static token, a
  * ticket user's with a ticket), which of them, and whether it may change anything.
  */
-import type { TicketGrant } from "../security/tickets.ts";
-import { BRIDGE_OWNER, userOwner } from "./owner.ts";
+import { BRIDGE_OWNER } from "./owner.ts";
 
 /** The sessions a request reaches and what it may do to them. */
 export interface Access {
@@ -27,13 +26,16 @@ export const BRIDGE_ACCESS: Access = {
   readOnly: false,
 };
 
-/** The access of a verified ticket. */
-export function ticketAccess(grant: TicketGrant): Access {
-  return {
-    owner: userOwner(grant.user),
-    allows: grant.allows,
-    limited: !grant.allowsAll,
-    readOnly: grant.readOnly,
-    expiresAt: grant.expiresAt,
-  };
+/** What the forwarding node authenticated the caller as. */
+export interface ForwardedIdentity {
+  /** Whose sessions (see {@link Access.owner}). */
+  readonly owner: string;
+  /** The one session the forwarded request is for. */
+  readonly name: string;
+  /** The caller may only watch. */
+  readonly readOnly: boolean;
+  /** When the caller's credential expires (ms since the epoch), if it does. */
+  readonly expiresAt?: number;
+  /** The caller's `Origin` header, if it sent one. */
+  readonly origin?: string;
 }

@@ -5,14 +5,15 @@ import type {
   PermissionModesOptions,
   StopTimeouts,
 } from "@pi-kit/client/process";
-import type { CheckpointSettings } from "./checkpoints/checkpoint-store.ts";
-import type { BridgeLogger } from "./logger.ts";
-import type { SandboxOption } from "./sandbox/create-sandbox.ts";
-import type { CommandPolicyOptions } from "./security/command-policy.ts";
-import type { PairingOptions } from "./security/pairing.ts";
-import type { TicketOptions } from "./security/tickets.ts";
-import type { PiProcessSpec } from "./sessions/session-settings.ts";
-import type { UploadSettings } from "./uploads/session-uploads.ts";
+import type { CheckpointSettings } from "../checkpoints/checkpoint-store.ts";
+import type { ClusterOptions } from "../cluster/cluster-settings.ts";
+import type { BridgeLogger } from "../logging/logger.ts";
+import type { SandboxOption } from "../sandbox/create-sandbox.ts";
+import type { CommandPolicyOptions } from "../security/command-policy.ts";
+import type { PairingOptions } from "../security/pairing.ts";
+import type { TicketOptions } from "../security/tickets.ts";
+import type { PiProcessSpec } from "../sessions/session-settings.ts";
+import type { UploadSettings } from "../uploads/session-uploads.ts";
 
 /** Limits of a bridge; every one has a default (see {@link DEFAULT_LIMITS}). */
 export interface BridgeLimits {
@@ -67,23 +68,6 @@ export const DEFAULT_LIMITS: Readonly<Required<BridgeLimits>> = {
   maxStdinBytes: 8 * 1024 * 1024,
   keepaliveMs: 15_000,
 };
-
-/** Cluster mode: bridges sharing one sessions directory, each session owned by a lease in Redis. */
-export interface ClusterOptions {
-  /** The Redis primary holding the leases, e.g. `redis://10.0.0.5:6379`. */
-  readonly redisUrl: string;
-  /** This node's internal URL other nodes forward to. Default: the URL it listens on (`url`). */
-  readonly nodeUrl?: string;
-  /** How long a lease lasts unless renewed, in ms. Default 10000 (renewed every third). */
-  readonly leaseTtlMs?: number;
-  /** How long a drain (SIGTERM) lets running turns settle before it stops pi, in ms. Default 30000. */
-  readonly drainTimeoutMs?: number;
-  /**
-   * Where this node keeps its history index cache. Default: a directory per node outside the
-   * shared sessions directory, so nodes never overwrite each other's index.
-   */
-  readonly indexDir?: string;
-}
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {

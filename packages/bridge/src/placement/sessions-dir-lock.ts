@@ -10,7 +10,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { clearInterval, setInterval } from "node:timers";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 
 /** The lock file, in the sessions directory (a dot name is never a session name). */
 export const LOCK_FILE = ".pi-kit-bridge.lock";

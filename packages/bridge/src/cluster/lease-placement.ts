@@ -1,24 +1,24 @@
 /**
- * The cluster {@link SessionOwnership}: a lease per session in a shared {@link LeaseStore}, kept
+ * The cluster {@link SessionPlacement}: a lease per session in a shared {@link LeaseStore}, kept
  * renewed by a {@link LeaseKeeper}. A claim takes the lease before pi starts or a file of the
  * session changes; a lease another live node holds is a {@link SessionOwnedElsewhereError} naming
  * it (the request is forwarded there). Taking over a lease that expired instead of being released
  * puts up the storage fence first (the session file named in the lease moves to a new name), so
- * the new pi resumes a file a frozen old owner's pi can no longer write. Node-only: it moves files.
+ * the new pi resumes a file a frozen old holder's pi can no longer write. Node-only: it moves files.
  */
 import { isAbsolute, join, relative } from "node:path";
-import type { LeaseKeeper } from "../cluster/lease-keeper.ts";
-import type { Lease, LeaseStore } from "../cluster/lease-store.ts";
-import type { BridgeMetrics, LeaseAcquisition } from "../cluster/metrics.ts";
-import { fenceSessionFile, latestFencedFile, newestSessionFile } from "../cluster/storage-fence.ts";
-import { BridgeError, BridgeErrorCode } from "../errors.ts";
-import { type BridgeLogger, safeLog } from "../logger.ts";
-import type { SessionKey } from "../sessions/owner.ts";
-import { ClusterRefusalError, SessionOwnedElsewhereError } from "./owned-elsewhere.ts";
-import type { SessionOwnership } from "./session-ownership.ts";
+import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
+import { type BridgeLogger, safeLog } from "../logging/logger.ts";
+import type { BridgeMetrics, LeaseAcquisition } from "../metrics/bridge-metrics.ts";
+import { ClusterRefusalError, SessionOwnedElsewhereError } from "../placement/owned-elsewhere.ts";
+import type { SessionPlacement } from "../placement/session-placement.ts";
+import type { SessionKey } from "../principals/owner.ts";
+import type { LeaseKeeper } from "./lease-keeper.ts";
+import type { Lease, LeaseStore } from "./lease-store.ts";
+import { fenceSessionFile, latestFencedFile, newestSessionFile } from "./storage-fence.ts";
 
-/** Options of a {@link LeaseOwnership}. */
-export interface LeaseOwnershipOptions {
+/** Options of a {@link LeasePlacement}. */
+export interface LeasePlacementOptions {
   readonly store: LeaseStore;
   /** Renews the leases taken here; its `onLost` must fence the session (see `createClusterNode`). */
   readonly keeper: LeaseKeeper;
@@ -34,16 +34,16 @@ export interface LeaseOwnershipOptions {
   readonly connected?: Promise<void>;
 }
 
-/** Ownership of sessions by leases, one per session key. */
-export class LeaseOwnership implements SessionOwnership {
-  readonly #options: LeaseOwnershipOptions;
+/** The right to run sessions by leases, one per session key. */
+export class LeasePlacement implements SessionPlacement {
+  readonly #options: LeasePlacementOptions;
   /** The resumable file of each session claimed here (absolute), when its lease names one. */
   readonly #files = new Map<SessionKey, string>();
   /** When a claim of each key first found it held by another node (for the failover histogram). */
   readonly #refusedSince = new Map<SessionKey, number>();
   #closed = false;
 
-  constructor(options: LeaseOwnershipOptions) {
+  constructor(options: LeasePlacementOptions) {
     this.#options = options;
   }
 
@@ -87,7 +87,7 @@ export class LeaseOwnership implements SessionOwnership {
         result.previous === undefined ? "free" : result.previous.released ? "released" : "takeover";
       let file = this.#absolute(result.lease.file);
       if (how === "takeover") {
-        // An owner that died before it learned pi's file left none in the lease: fence the file
+        // A holder that died before it learned pi's file left none in the lease: fence the file
         // pi resumes anyway (the one written last), so a frozen old pi cannot write into it.
         file ??= await newestSessionFile(join(this.#options.sessionsDir, key)).catch(
           () => undefined,
@@ -151,7 +151,7 @@ export class LeaseOwnership implements SessionOwnership {
       await this.#options.store.release(key, lease);
       safeLog(this.#options.logger, { event: "lease_released", session: key });
     } catch (error) {
-      // Unreachable store: the lease runs out by itself, and the next owner fences the file.
+      // Unreachable store: the lease runs out by itself, and the next holder fences the file.
       safeLog(this.#options.logger, {
         event: "lease_release_failed",
         session: key,
@@ -187,7 +187,7 @@ export class LeaseOwnership implements SessionOwnership {
   }
 
   /**
-   * Moves the session file an expired lease named out of a frozen owner's reach, records the
+   * Moves the session file an expired lease named out of a frozen holder's reach, records the
    * new name in the lease, and answers it; the latest fenced file when the named one is gone (an
    * earlier takeover moved it and died before recording).
    */
