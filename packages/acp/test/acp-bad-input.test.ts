@@ -8,7 +8,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
-import { type AgentProcess, startAgent, startTestBridge, type TestBridge } from "./acp-harness.ts";
+import {
+  type AgentProcess,
+  startAgent,
+  startTestBridge,
+  type TestBridge,
+} from "./support/acp-harness.ts";
 
 interface Reply {
   id?: unknown;

@@ -19,7 +19,7 @@ import {
   startTestBridge,
   type TestBridge,
   textOf,
-} from "./acp-harness.ts";
+} from "./support/acp-harness.ts";
 
 let bridge: TestBridge;
 let agent: AgentProcess;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { methods } from "@agentclientprotocol/sdk";
 import { type ModelServer, type PiCommand, piCommand, startModelServer } from "@pi-kit/testing";
-import { connectClient, initialize, startAgent, textOf } from "./acp-harness.ts";
+import { connectClient, initialize, startAgent, textOf } from "./support/acp-harness.ts";
 
 let model: ModelServer;
 let pi: PiCommand;

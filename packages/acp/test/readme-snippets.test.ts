@@ -15,7 +15,7 @@ import {
   startTestBridge,
   type TestBridge,
   textOf,
-} from "./acp-harness.ts";
+} from "./support/acp-harness.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {

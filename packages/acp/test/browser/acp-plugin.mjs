@@ -4,7 +4,7 @@
 // {stopReason, chunks}: the text of each agent_message_chunk the editor got).
 // Load the runner with `node --import tsx --conditions=@pi-kit/source` (see wtr-acp.config.mjs).
 import { methods } from "@agentclientprotocol/sdk";
-import { connectClient, initialize, startAgent, startTestBridge } from "../acp-harness.ts";
+import { connectClient, initialize, startAgent, startTestBridge } from "../support/acp-harness.ts";
 
 /** Starts the bridge and the agent with the test server, and stops them with it. */
 export function acpViewerPlugin() {

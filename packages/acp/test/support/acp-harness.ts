@@ -25,7 +25,7 @@ import {
 import type { ServedBridge } from "@pi-kit/bridge";
 import { type PiCommand, piCommand, sessionHostOptions, startModelServer } from "@pi-kit/testing";
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 /** The runtime the tests run on; the agent and the bridge run on it too. */
 export const runtime: "node" | "deno" | "bun" =

@@ -1,19 +1,15 @@
 /**
- * The pure mappings: pi tool calls as ACP kinds, titles and diffs (both pi lines' `edit`
- * arguments), results as content, transcripts replayed, dialogs as permission requests and back,
- * ACP prompts as pi prompts, the command line, and failures as JSON-RPC errors.
+ * The pure mappings of pi's records to ACP's: tool calls as ACP kinds, titles and diffs (both pi
+ * lines' `edit` arguments), results as content, the stream, transcripts replayed, and ACP prompts
+ * as pi prompts.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { SessionHistoryError } from "@pi-kit/client";
-import type { AgentMessage, DialogRequest } from "@pi-kit/protocol";
-import { parseCliArgs } from "../src/cli/args.ts";
-import { dialogQuestion, dialogReply, formReply, noticeOf } from "../src/dialogs.ts";
-import { requestError } from "../src/errors.ts";
-import { historyUpdates } from "../src/translate/history-updates.ts";
-import { piPrompt } from "../src/translate/prompt-content.ts";
-import { StreamTranslator } from "../src/translate/stream-updates.ts";
-import { resultContent, toolCall, toolDiffs } from "../src/translate/tool-calls.ts";
+import type { AgentMessage } from "@pi-kit/protocol";
+import { historyUpdates } from "../../src/translate/history-updates.ts";
+import { piPrompt } from "../../src/translate/prompt-content.ts";
+import { StreamTranslator } from "../../src/translate/stream-updates.ts";
+import { resultContent, toolCall, toolDiffs } from "../../src/translate/tool-calls.ts";
 
 describe("tool calls", () => {
   test("kinds, titles and locations", () => {
@@ -213,107 +209,7 @@ describe("the stream", () => {
   });
 });
 
-describe("dialogs", () => {
-  const confirm: DialogRequest = {
-    type: "extension_ui_request",
-    id: "d1",
-    method: "confirm",
-    title: "Run it?",
-    message: "rm -rf build",
-  };
-  const select: DialogRequest = {
-    type: "extension_ui_request",
-    id: "d2",
-    method: "select",
-    title: "Pick",
-    options: ["red", "blue"],
-  };
-
-  test("confirm and select as permission requests, and their answers", () => {
-    const q = dialogQuestion(confirm, "s", false);
-    assert.ok(q.kind === "permission");
-    assert.equal(q.toolCall.toolCallId, "dialog-d1");
-    assert.equal(dialogReply(confirm, { outcome: "selected", optionId: "allow" }), true);
-    assert.equal(dialogReply(confirm, { outcome: "selected", optionId: "reject" }), false);
-    assert.equal(dialogReply(confirm, { outcome: "cancelled" }), undefined);
-    const s = dialogQuestion(select, "s", false);
-    assert.ok(s.kind === "permission");
-    assert.deepEqual(
-      s.options.map((o) => o.name),
-      ["red", "blue", "Cancel"],
-    );
-    assert.equal(
-      dialogReply(select, { outcome: "selected", optionId: s.options[1]?.optionId as string }),
-      "blue",
-    );
-    assert.equal(dialogReply(select, { outcome: "selected", optionId: "reject" }), undefined);
-  });
-
-  test("input and editor are refused where the editor shows no forms, saying why", () => {
-    const q = dialogQuestion(
-      {
-        type: "extension_ui_request",
-        id: "d3",
-        method: "input",
-        title: "Name?",
-      },
-      "s",
-      false,
-    );
-    assert.ok(q.kind === "refused" && q.update.sessionUpdate === "tool_call");
-    assert.equal(q.update.status, "failed");
-    assert.match(JSON.stringify(q.update.content), /this editor shows no forms/);
-  });
-});
-
-describe("forms and notices", () => {
-  test("input and editor as a one-field form where the editor shows forms", () => {
-    const q = dialogQuestion(
-      {
-        type: "extension_ui_request",
-        id: "d4",
-        method: "editor",
-        title: "Message",
-        prefill: "draft",
-      },
-      "s1",
-      true,
-    );
-    assert.ok(q.kind === "form");
-    assert.deepEqual(q.form, {
-      mode: "form",
-      sessionId: "s1",
-      message: "Message",
-      requestedSchema: {
-        type: "object",
-        properties: { value: { type: "string", title: "Message", description: "draft" } },
-        required: ["value"],
-      },
-    });
-    assert.equal(formReply({ action: "accept", content: { value: "text" } }), "text");
-    assert.equal(formReply({ action: "decline" }), undefined);
-    assert.equal(formReply({ action: "cancel" }), undefined);
-  });
-
-  test("notify as a notice", () => {
-    assert.deepEqual(
-      noticeOf({
-        type: "extension_ui_request",
-        id: "n",
-        method: "notify",
-        message: "Saved",
-        notifyType: "warning",
-      }),
-      {
-        sessionUpdate: "notice",
-        severity: "warning",
-        title: "Saved",
-      },
-    );
-  });
-});
-
-describe("prompts, command line, errors", () => {
+describe("prompts", () => {
   test("an ACP prompt as pi's", () => {
     assert.deepEqual(
       piPrompt([
@@ -327,43 +223,5 @@ describe("prompts, command line, errors", () => {
         images: [{ type: "image", data: "AAAA", mimeType: "image/png" }],
       },
     );
-  });
-
-  test("the command line", () => {
-    assert.deepEqual(parseCliArgs(["--url", "wss://h/pi", "--ticket-command", "get-ticket"]), {
-      mode: "bridge",
-      url: "https://h/pi",
-      tokenFile: undefined,
-      ticketCommand: "get-ticket",
-      label: undefined,
-    });
-    assert.deepEqual(parseCliArgs(["--", "node", "pi.js", "--mode", "rpc"]), {
-      mode: "local",
-      command: "node",
-      args: ["pi.js", "--mode", "rpc"],
-    });
-    assert.deepEqual(parseCliArgs([]), { mode: "local", command: undefined, args: [] });
-    assert.throws(() => parseCliArgs(["--token-file", "t"]), /need --url/);
-    assert.throws(() => parseCliArgs(["--url", "ftp://x"]), /not an http/);
-    assert.throws(
-      () => parseCliArgs(["--url", "http://x", "--token-file", "a", "--ticket-command", "b"]),
-      /not both/,
-    );
-    assert.throws(() => parseCliArgs(["--bogus"]), /bogus/);
-  });
-
-  test("failures as JSON-RPC errors", () => {
-    const refused = requestError(
-      new SessionHistoryError("unauthorized", "bad token", { status: 401 }),
-    );
-    assert.equal(refused.code, -32000);
-    assert.match(refused.message, /the bridge refused the token: bad token/);
-    const noToken = requestError(
-      new SessionHistoryError("unauthorized", "The token function failed", {
-        cause: new Error("the ticket command failed: nope"),
-      }),
-    );
-    assert.match(noToken.message, /no token for the bridge: the ticket command failed: nope/);
-    assert.equal(requestError(new Error("boom")).code, -32603);
   });
 });
