@@ -5,12 +5,12 @@
  * which sends it to the {@link SessionConnections} (one controls, the others watch), an answer only
  * to its asker ({@link ResponseRouter}); the dialogs pi waits on ({@link PendingDialogs}), the run
  * in progress ({@link RunRecorder}) and the file pi writes ({@link SessionFile}) are kept for
- * clients that attach later. The bridge can also ask pi itself ({@link Session.request}).
+ * clients that attach later; with checkpoints on, {@link RunCheckpoints} holds pi's input while
+ * each is taken. The bridge can also ask pi itself ({@link Session.request}).
  */
 import { mkdir } from "node:fs/promises";
 import type { ChildProcessTransport } from "@pi-kit/client/process";
 import { BridgeCloseCode, closeReason } from "@pi-kit/protocol/bridge";
-import type { SessionCheckpoints } from "../checkpoints/session-checkpoints.ts";
 import { BridgeError, BridgeErrorCode } from "../errors/bridge-error.ts";
 import { safeLog } from "../logging/logger.ts";
 import { BRIDGE_OWNER, type SessionKey, sessionKey } from "../principals/owner.ts";
@@ -21,6 +21,7 @@ import { PiInput } from "./pi-input.ts";
 import { PiOutput } from "./pi-output.ts";
 import { ResponseRouter } from "./response-router.ts";
 import { RetainedUi } from "./retained-ui.ts";
+import { RunCheckpoints } from "./run-checkpoints.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import type { SessionConnection } from "./session-connection.ts";
 import { SessionConnections } from "./session-connections.ts";
@@ -62,12 +63,8 @@ export class Session {
   readonly #output: PiOutput;
   readonly #input: PiInput;
   readonly #createdAt = Date.now();
-  /** The workspace's checkpoints, when the bridge keeps them. */
-  readonly #checkpoints: SessionCheckpoints | undefined;
-  /** Prompts held back while their run's checkpoint is taken. */
-  #promptsHeld = 0;
-  /** The names of pi's extension commands (`get_commands`), asked once: they start no run. */
-  #extensionCommands: Promise<ReadonlySet<string>> | undefined;
+  /** The workspace's checkpoints as pi's input meets them, when the bridge keeps them. */
+  readonly #runCheckpoints: RunCheckpoints | undefined;
   /** Where the controller is remembered for the next start, when the bridge keeps it. */
   readonly #controlMemory: ControlMemory | undefined;
   #state: SessionState = "running";
@@ -91,11 +88,17 @@ export class Session {
     this.#plan = plan;
     this.#transport = transport;
     this.#input = new PiInput(transport.writable, settings.maxStdinBytes);
-    this.#checkpoints = settings.checkpoints?.started(key);
-    const checkpoints = this.#checkpoints;
-    // Nothing a client sends reaches pi before the session-start checkpoint is taken.
-    if (checkpoints !== undefined)
-      this.#input.hold(() => this.#checkpoint(() => checkpoints.sessionStart()));
+    const checkpoints = settings.checkpoints?.started(key);
+    this.#runCheckpoints =
+      checkpoints === undefined
+        ? undefined
+        : new RunCheckpoints({
+            key,
+            checkpoints,
+            input: this.#input,
+            request: (command) => this.request(command),
+            logger: settings.logger,
+          });
     this.#dialogs = new PendingDialogs(settings.maxPendingDialogs);
     const ui = new RetainedUi();
     const memory = settings.controlMemory?.(key);
@@ -266,78 +269,23 @@ export class Session {
       if (uiResponseId !== undefined) this.#connections.answered(uiResponseId, from);
       return true;
     }
-    const prompt = this.#runPrompt(line);
+    const runCheckpoints = this.#runCheckpoints;
+    const prompt = runCheckpoints?.promptOf(line, this.inRun);
     // Routed in the same task as the write: pi's response cannot arrive before its route.
     const routed = this.#router.route(line, from, id);
-    const checkpoints = this.#checkpoints;
-    if (prompt !== undefined && checkpoints !== undefined) {
-      // The run's checkpoint is taken before pi has the prompt: nothing pi does escapes it.
-      this.#promptsHeld++;
-      const held = this.#input.hold(
-        () =>
-          this.#checkpoint(async () => {
-            if (!(await this.#startsNoRun(prompt))) await checkpoints.beforeRun(prompt);
-          }).finally(() => this.#promptsHeld--),
-        routed.line,
-      );
-      if (held) return true;
-      this.#promptsHeld--;
-    } else if (this.#input.write(routed.line)) return true;
+    // The run's checkpoint is taken before pi has the prompt: nothing pi does escapes it.
+    const written =
+      runCheckpoints !== undefined && prompt !== undefined
+        ? runCheckpoints.hold(prompt, routed.line)
+        : this.#input.write(routed.line);
+    if (written) return true;
     this.#router.unroute(routed.bridgeId);
     return false;
   }
 
-  /** The message of `line` when it is a prompt that starts a run, with checkpoints on. */
-  #runPrompt(line: string): string | undefined {
-    if (this.#checkpoints === undefined || this.inRun || !line.includes('"prompt"')) return;
-    try {
-      const record = JSON.parse(line) as { type?: unknown; message?: unknown };
-      if (record.type === "prompt" && typeof record.message === "string") return record.message;
-    } catch {
-      // Not JSON: the policy passed it, so pi answers it.
-    }
-    return undefined;
-  }
-
-  /** Whether `prompt` is an extension command, which pi runs at once without a run of its own. */
-  async #startsNoRun(prompt: string): Promise<boolean> {
-    const name = /^\/(\S+)/.exec(prompt)?.[1];
-    if (name === undefined) return false;
-    this.#extensionCommands ??= this.request({ type: "get_commands" }).then((response) => {
-      const commands = (response.data as { commands?: unknown } | undefined)?.commands;
-      if (!Array.isArray(commands)) throw new Error("get_commands: no commands");
-      return new Set(
-        commands
-          .filter((c: { source?: unknown }) => c.source === "extension")
-          .map((c: { name?: unknown }) => String(c.name)),
-      );
-    });
-    // pi did not say: asked again next time; this prompt gets its checkpoint.
-    return this.#extensionCommands.then(
-      (names) => names.has(name),
-      () => {
-        this.#extensionCommands = undefined;
-        return false;
-      },
-    );
-  }
-
-  /** Takes a checkpoint; a failure is logged (pi gets what waited for it regardless). */
-  async #checkpoint(take: () => Promise<void>): Promise<void> {
-    try {
-      await take();
-    } catch (error) {
-      safeLog(this.#settings.logger, {
-        event: "checkpoint_failed",
-        session: this.key,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
-
   /** Whether pi is in a run, or a prompt waits for its run's checkpoint. */
   get inRun(): boolean {
-    return this.#output.streaming || this.#promptsHeld > 0;
+    return this.#output.streaming || (this.#runCheckpoints?.holding ?? false);
   }
 
   /** The id of the connection in control (`bridge_control`'s `you.id`), if one is. */
