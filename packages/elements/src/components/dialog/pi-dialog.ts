@@ -1,11 +1,10 @@
 import type { DialogReply, PiClient, SessionModel } from "@pi-kit/client";
-import type { DialogRequest } from "@pi-kit/protocol";
 import { css, html, LitElement, type PropertyValues } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { PiDialogAnswerEvent } from "../../events/pi-dialog-answer.ts";
 import { type DialogCancelReason, PiDialogCancelEvent } from "../../events/pi-dialog-cancel.ts";
-import { claim, release } from "../../internal/claims.ts";
 import type { PiConnection } from "../../internal/context.ts";
+import { ClaimController } from "../../internal/controllers/claim-controller.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
 import { format } from "../../internal/i18n/format.ts";
@@ -15,19 +14,12 @@ import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
+import { DialogCountdown, type PiDialogItem, WARN_AT_SECONDS } from "./dialog-countdown.ts";
 
 /** The panel, loaded with the first dialog of the page. */
 const panelPart = new LazyPart(() => import("./dialog-panel.ts"));
 
-/** A dialog to show: pi's request and, when it has a timeout, its deadline (epoch ms). */
-export interface PiDialogItem {
-  readonly request: DialogRequest;
-  /** When it expires; derived from `request.timeout` when absent. The client's `PendingDialog` fits. */
-  readonly deadline?: number | undefined;
-}
-
-/** Seconds left at which the countdown is announced once to screen readers. */
-const WARN_AT_SECONDS = 10;
+export type { PiDialogItem } from "./dialog-countdown.ts";
 
 /**
  * Shows pi's extension dialogs (select, confirm, input, editor) one at a time, oldest first, as a
@@ -120,20 +112,23 @@ export class PiDialog extends LitElement {
   });
   /** Ids answered or cancelled here, hidden until the source drops them. */
   readonly #closed = new Set<string>();
-  /** Deadlines of items given without one. */
-  readonly #deadlines = new Map<string, number>();
   /** Pending handler promises, settled when their dialog closes so nothing leaks. */
   readonly #resolvers = new Map<string, (reply: DialogReply) => void>();
-  readonly #warned = new Set<string>();
-  #offHandler: (() => void) | undefined;
-  /** The client whose handler role this element holds or waits for. */
-  #claimed: PiClient | undefined;
+  /** The handler role of the client this element answers for, held or waited for. */
+  readonly #claim = new ClaimController(this, "dialog", (client) => this.#takeOver(client));
   #items: readonly PiDialogItem[] = [];
   #shown: PiDialogItem | undefined;
   #focusPending = false;
   #returnFocus: HTMLElement | undefined;
   #announcement = "";
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #countdown = new DialogCountdown(
+    this,
+    (item) => {
+      if (item === this.#shown) this.#announce("dialogTimedOut", item);
+      this.#cancel(item, "timeout");
+    },
+    (item, seconds) => this.#announce("dialogTimeWarning", item, seconds),
+  );
   readonly #locale = new LocaleController(this);
 
   /**
@@ -185,7 +180,7 @@ export class PiDialog extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.#timer);
+    this.#countdown.stop();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -194,16 +189,15 @@ export class PiDialog extends LitElement {
     const previous = this.#shown;
     const closedHere = previous !== undefined && this.#closed.has(previous.request.id);
     // Standing by behind another dialog element of the same client: that one shows them.
-    const standby = this.#claimed !== undefined && this.#offHandler === undefined;
+    const standby = this.#claim.standby;
     const source = this.dialogs ?? (standby ? [] : (this.#connection.snapshot?.dialogs ?? []));
     const ids = new Set(source.map((d) => d.request.id));
-    for (const set of [this.#closed, this.#warned])
-      for (const id of set) if (!ids.has(id)) set.delete(id);
-    for (const id of this.#deadlines.keys()) if (!ids.has(id)) this.#deadlines.delete(id);
+    for (const id of this.#closed) if (!ids.has(id)) this.#closed.delete(id);
+    this.#countdown.keep(ids);
     const now = Date.now();
     this.#items = source.filter((d) => {
       if (this.#closed.has(d.request.id)) return false;
-      const deadline = this.#deadlineOf(d, now);
+      const deadline = this.#countdown.deadline(d, now);
       return deadline === undefined || deadline > now;
     });
     const next = this.#items[0];
@@ -211,13 +205,8 @@ export class PiDialog extends LitElement {
       previous !== undefined && !this.#items.some((d) => d.request.id === previous.request.id);
     if (gone && !closedHere) {
       // Closed elsewhere (the client's timeout, a stale run, another view): say so, politely.
-      const expired = (this.#deadlineOf(previous, now) ?? Infinity) <= now + 250;
-      this.#announcement = format(
-        expired ? this.#locale.strings.dialogTimedOut : this.#locale.strings.dialogClosed,
-        {
-          title: previous.request.title,
-        },
-      );
+      const expired = (this.#countdown.deadline(previous, now) ?? Infinity) <= now + 250;
+      this.#announce(expired ? "dialogTimedOut" : "dialogClosed", previous);
     }
     if (next?.request.id !== previous?.request.id) {
       this.active = 0;
@@ -239,9 +228,7 @@ export class PiDialog extends LitElement {
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (item === undefined) return live;
     if (panel === undefined) return live;
-    const deadline = this.#deadlineOf(item, Date.now());
-    const left =
-      deadline === undefined ? undefined : Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    const left = this.#countdown.left(item, Date.now());
     // Keyed by the request, so a new dialog gets fresh fields.
     return html`${live}${keyed(
       item.request.id,
@@ -257,7 +244,7 @@ export class PiDialog extends LitElement {
   }
 
   protected override updated(): void {
-    this.#schedule();
+    this.#countdown.schedule();
     const panel = panelPart.module;
     if (this.#focusPending && panel !== undefined) {
       this.#focusPending = false;
@@ -315,78 +302,21 @@ export class PiDialog extends LitElement {
     return (this.dialogs ?? this.#connection.snapshot?.dialogs ?? []).length > 0;
   }
 
-  #deadlineOf(item: PiDialogItem, now: number): number | undefined {
-    if (item.deadline !== undefined) return item.deadline;
-    const request = item.request;
-    if (request.method === "editor" || !request.timeout || request.timeout <= 0) return undefined;
-    let deadline = this.#deadlines.get(request.id);
-    if (deadline === undefined) {
-      deadline = now + request.timeout;
-      this.#deadlines.set(request.id, deadline);
-    }
-    return deadline;
-  }
-
-  // Wakes at the next whole second of the showing countdown and at the first deadline of any
-  // dialog, never on a fixed fast interval.
-  #schedule(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const now = Date.now();
-    let wake = Infinity;
-    for (const item of this.#items) {
-      const deadline = this.#deadlineOf(item, now);
-      if (deadline === undefined) continue;
-      wake = Math.min(wake, deadline);
-      if (item === this.#shown) wake = Math.min(wake, now + ((deadline - now) % 1000 || 1000));
-    }
-    if (wake === Infinity || !this.isConnected) return;
-    this.#timer = setTimeout(() => this.#tick(), Math.max(0, wake - now) + 5);
-  }
-
-  #tick(): void {
-    const now = Date.now();
-    for (const item of this.#items) {
-      const deadline = this.#deadlineOf(item, now);
-      if (deadline === undefined) continue;
-      if (deadline <= now) {
-        if (item === this.#shown)
-          this.#announcement = format(this.#locale.strings.dialogTimedOut, {
-            title: item.request.title,
-          });
-        this.#cancel(item, "timeout");
-      } else if (
-        item === this.#shown &&
-        deadline - now <= WARN_AT_SECONDS * 1000 &&
-        !this.#warned.has(item.request.id)
-      ) {
-        this.#warned.add(item.request.id);
-        const timeout = item.request.method === "editor" ? 0 : (item.request.timeout ?? 0);
-        // A dialog that was short from the start is not worth a second announcement.
-        if (timeout > WARN_AT_SECONDS * 1000 * 1.5)
-          this.#announcement = format(this.#locale.strings.dialogTimeWarning, {
-            seconds: Math.ceil((deadline - now) / 1000),
-            title: item.request.title,
-          });
-      }
-    }
-    this.requestUpdate();
+  #announce(
+    key: "dialogTimedOut" | "dialogClosed" | "dialogTimeWarning",
+    item: PiDialogItem,
+    seconds = 0,
+  ): void {
+    this.#announcement = format(this.#locale.strings[key], { title: item.request.title, seconds });
   }
 
   #register(connection: PiConnection | undefined): void {
-    const client = this.passive || !this.isConnected ? undefined : connection?.client;
-    if (client === this.#claimed) return;
-    this.#offHandler?.();
-    this.#offHandler = undefined;
-    if (this.#claimed !== undefined) release("dialog", this.#claimed, this);
-    this.#claimed = client;
-    if (client !== undefined && claim("dialog", client, this, () => this.#takeOver(client)))
-      this.#takeOver(client);
+    this.#claim.watch(this.passive || !this.isConnected ? undefined : connection?.client);
   }
 
-  #takeOver(client: PiClient): void {
+  #takeOver(client: PiClient): () => void {
     this.requestUpdate();
-    this.#offHandler = client.ui.setDialogHandler(
+    return client.ui.setDialogHandler(
       (request, { signal }) =>
         new Promise<DialogReply>((resolve) => {
           this.#resolvers.set(request.id, resolve);

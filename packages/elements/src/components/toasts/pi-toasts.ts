@@ -2,8 +2,7 @@ import type { PiClient, SessionModel } from "@pi-kit/client";
 import { html, LitElement } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { PiNotifyEvent } from "../../events/pi-notify.ts";
-import { claim, release } from "../../internal/claims.ts";
-import type { PiConnection } from "../../internal/context.ts";
+import { ClaimController } from "../../internal/controllers/claim-controller.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
@@ -97,12 +96,11 @@ export class PiToasts extends LitElement {
   declare toasts: readonly PiToast[];
 
   readonly #connection = new ConnectionController(this, {
-    changed: (next) => this.#listen(next),
+    changed: (next) => this.#claim.watch(next?.client),
   });
   readonly #timers = new Map<string, Timer>();
-  #off: (() => void) | undefined;
   /** The client whose notifications this element shows or waits to show. */
-  #claimed: PiClient | undefined;
+  readonly #claim = new ClaimController(this, "toasts", (client) => this.#subscribe(client));
   #paused = false;
   #hovered: string | undefined;
   #focused = false;
@@ -278,19 +276,8 @@ export class PiToasts extends LitElement {
     this.#timers.delete(id);
   }
 
-  #listen(connection: PiConnection | undefined): void {
-    const client = connection?.client;
-    if (client === this.#claimed) return;
-    this.#off?.();
-    this.#off = undefined;
-    if (this.#claimed !== undefined) release("toasts", this.#claimed, this);
-    this.#claimed = client;
-    if (client !== undefined && claim("toasts", client, this, () => this.#subscribe(client)))
-      this.#subscribe(client);
-  }
-
-  #subscribe(client: PiClient): void {
-    this.#off = client.on("extension_ui_request", (request) => {
+  #subscribe(client: PiClient): () => void {
+    const offNotify = client.on("extension_ui_request", (request) => {
       if (request.method !== "notify") return;
       // A newer pi may add types; anything unknown is shown as info rather than dropped.
       const type: ToastType =
@@ -306,8 +293,7 @@ export class PiToasts extends LitElement {
       const { message, type } = stderrToast(text);
       if (this.dispatchEvent(new PiNotifyEvent(message, type, "stderr"))) this.show(message, type);
     });
-    const offNotify = this.#off;
-    this.#off = () => {
+    return () => {
       offNotify();
       offStderr();
     };
