@@ -15,11 +15,7 @@ import type {
 } from "@pi-kit/protocol";
 import type { PiClientDiagnostic } from "../diagnostics/pi-client-diagnostic.ts";
 import type { SessionModel } from "../session/session-model.ts";
-import {
-  isReconnectingTransport,
-  type Transport,
-  type TransportCloseInfo,
-} from "../transports/transport.ts";
+import type { Transport, TransportCloseInfo } from "../transports/transport.ts";
 import type { PiCapabilities } from "./capabilities.ts";
 import { type AssembledClient, assembleClient } from "./client-assembly.ts";
 import type { ClientEvent, ClientEventOf } from "./client-events.ts";
@@ -36,7 +32,7 @@ import type {
 import { opt, throwIfCancelled } from "./commands.ts";
 import { PiClientError } from "./errors.ts";
 import type { EventIterationOptions, Unsubscribe } from "./event-hub.ts";
-import { watchFirstConnection } from "./first-connection.ts";
+import { handshake } from "./handshake.ts";
 import type { CallOptions, ResponseRecord } from "./pending-requests.ts";
 import type { RawCommand } from "./raw-command.ts";
 import type { RunOutcome, WaitOptions } from "./run-tracker.ts";
@@ -67,37 +63,13 @@ export class PiClient {
    */
   static async connect(transport: Transport, options: ConnectOptions = {}): Promise<PiClient> {
     const client = new PiClient(transport, options);
-    const limitMs = options.handshakeTimeoutMs ?? 60_000;
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(PiClientError.timeout("connect", limitMs, "pi to answer the handshake")),
-      limitMs,
-    );
-    // A bridge that is down fails connect at once, not after the handshake's timeout.
-    const first = watchFirstConnection(transport);
-    const signal = AbortSignal.any(
-      [options.signal, deadline.signal, first.signal].filter((s) => s !== undefined),
-    );
-    let step = "the handshake";
-    try {
-      throwIfCancelled("connect", options.signal);
-      // The handshake's own limit bounds its calls, not the quick commands' default.
-      await client.getState({ signal, timeoutMs: limitMs });
-      first.stop();
-      if (options.capabilities === undefined)
-        await client.#parts.caller.detect({ signal, timeoutMs: limitMs });
-      clearTimeout(timer);
-      step = "loading the session";
-      if (options.resync ?? isReconnectingTransport(transport)) await client.session.resync();
-    } catch (error) {
-      clearTimeout(timer);
-      first.stop();
-      void client.close().catch(() => {});
-      if (first.signal.aborted) throw first.signal.reason;
-      if (deadline.signal.aborted) throw deadline.signal.reason;
-      if (options.signal?.aborted) throw PiClientError.cancelled("connect", options.signal.reason);
-      throw PiClientError.forCall("connect", error, step);
-    }
+    const caller = client.#parts.caller;
+    await handshake(transport, options, {
+      getState: (callOptions) => client.getState(callOptions),
+      detect: options.capabilities === undefined ? (o) => caller.detect(o) : undefined,
+      resync: () => client.session.resync(),
+      close: () => client.close(),
+    });
     return client;
   }
 
