@@ -6,8 +6,8 @@
 import type { SessionFork } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import type { PiMessage, PiSessionList } from "../src/index.ts";
-import { answerOf } from "../test/helpers.ts";
-import { MemoryHistory, summary } from "../test/memory-history.ts";
+import { answerOf } from "../test/support/helpers.ts";
+import { MemoryHistory, summary } from "../test/support/memory-history.ts";
 
 const TITLE = "Add a --format option to the CLI and document every format in the README";
 

@@ -4,7 +4,7 @@
  */
 import type { PendingDialog } from "@pi-kit/client";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "@pi-kit/protocol";
-import { answerOf, toolCallOf, toolResultOf } from "../test/helpers.ts";
+import { answerOf, toolCallOf, toolResultOf } from "../test/support/helpers.ts";
 
 /** The scenes this module draws. */
 export const RENDER_SCENES = ["tool-views", "message-actions"];

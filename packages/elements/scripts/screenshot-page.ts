@@ -16,8 +16,8 @@ import type {
 import { parseTranscript } from "@pi-kit/protocol";
 import "@pi-kit/elements/define";
 import { TOKENS } from "@pi-kit/elements";
-import { ZERO_USAGE } from "../test/helpers.ts";
-import { MemoryHistory, summary } from "../test/memory-history.ts";
+import { ZERO_USAGE } from "../test/support/helpers.ts";
+import { MemoryHistory, summary } from "../test/support/memory-history.ts";
 import { drawScene, RENDER_SCENES } from "./render-scenes.ts";
 import { drawUiScene, UI_SCENES } from "./ui-scenes.ts";
 

@@ -7,7 +7,7 @@
 import { PiClient } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { FakePi } from "../../client/test/support/fake-pi.ts";
-import { answerOf, toolCallOf } from "../test/helpers.ts";
+import { answerOf, toolCallOf } from "../test/support/helpers.ts";
 
 const result = (id: string, command: string, text: string): Record<string, unknown>[] => {
   const message = {

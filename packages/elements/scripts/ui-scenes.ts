@@ -6,7 +6,7 @@
 import { PiClient } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { FakePi, ok, STATE } from "../../client/test/support/fake-pi.ts";
-import { answerOf } from "../test/helpers.ts";
+import { answerOf } from "../test/support/helpers.ts";
 import { drawForkScene } from "./fork-scene.ts";
 import { drawStoppedBatchScene } from "./stopped-batch-scene.ts";
 

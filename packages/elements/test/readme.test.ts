@@ -8,7 +8,7 @@ import type {
   PiSessionList,
   PiToolCall,
 } from "../src/index.ts";
-import { deepQueryAll, deepText, settle } from "./helpers.ts";
+import { deepQueryAll, deepText, settle } from "./support/helpers.ts";
 
 // The documented examples are real files under examples/, shown verbatim on the docs site's guide
 // pages and run here (the browser cannot list a folder: add new examples to this list).

@@ -11,7 +11,7 @@ import { expect } from "@open-wc/testing";
 import { createWebSocketTransport, PiClient, PiClientError } from "@pi-kit/client";
 import "../src/define.ts";
 import type { PiChat } from "../src/index.ts";
-import { deepText } from "./helpers.ts";
+import { deepText } from "./support/helpers.ts";
 
 interface MatrixBridge {
   readonly runtime: string;

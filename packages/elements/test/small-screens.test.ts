@@ -6,9 +6,9 @@ import { setViewport } from "@web/test-runner-commands";
 import type { TemplateResult } from "lit";
 import "../src/define.ts";
 import type { PiChat, PiDialogItem, PiToasts } from "../src/index.ts";
-import { replayInto, settle } from "./helpers.ts";
-import { MemoryHistory, summary } from "./memory-history.ts";
-import { model } from "./ui-helpers.ts";
+import { replayInto, settle } from "./support/helpers.ts";
+import { MemoryHistory, summary } from "./support/memory-history.ts";
+import { model } from "./support/ui-helpers.ts";
 
 const WIDTH = 360;
 const HEIGHT = 640;

@@ -11,7 +11,10 @@ export default {
       new URL("../../../elements/test/websocket-transport.browser.test.ts", import.meta.url),
     ),
     fileURLToPath(
-      new URL("../../../elements/test/chat-connection.browser.test.ts", import.meta.url),
+      new URL(
+        "../../../elements/test/components/chat/chat-connection.browser.test.ts",
+        import.meta.url,
+      ),
     ),
     fileURLToPath(
       new URL("../../../elements/test/runtime-matrix.browser.test.ts", import.meta.url),
