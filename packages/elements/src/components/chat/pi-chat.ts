@@ -27,10 +27,11 @@ import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
 import { BashRunFilter, bashMessage } from "./bash-runs.ts";
+import { ChatOutbox } from "./chat-outbox.ts";
 import { widgetsView } from "./composer-bars.ts";
 import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
-import { deliver, deliveryMode, Outbox, type OutgoingMessage } from "./outbox.ts";
+import { deliveryMode } from "./outbox.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { PiComposer } from "./pi-composer.ts";
 import { pendingView, progressLabel, progressView } from "./progress-view.ts";
@@ -275,12 +276,15 @@ export class PiChat extends LitElement {
   readonly #src: SrcController;
   readonly #control = new ControlController(this);
   readonly #drafts = new ComposerDrafts(this, () => this.composer);
-  readonly #outbox = new Outbox(() => {
-    this.requestUpdate();
-    void this.#storage?.then((s) => s.saveWaiting(this.#outbox.waiting));
-  });
-  // Loaded once a chat keeps its waiting messages (`outbox-key`).
-  #storage: Promise<typeof import("./outbox-storage.ts")> | undefined;
+  readonly #outbox = new ChatOutbox(
+    this,
+    () => {
+      const status = this.#status.status;
+      if (status === "disconnected" || this.#control.watching) return "closed";
+      return status === "connected" ? "open" : "waiting";
+    },
+    () => this.#dialogReady(),
+  );
   readonly #notifications = new NotifyController(this, () => this.#locale.strings);
 
   constructor() {
@@ -329,14 +333,7 @@ export class PiChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const key = this.outboxKey;
-    if (changed.has("outboxKey") && key) {
-      this.#storage ??= import("./outbox-storage.ts");
-      void this.#storage.then((s) => {
-        if (key === this.outboxKey && !this.#outbox.waiting.some((m) => m.key === key))
-          this.#outbox.restore(s.loadWaiting(key).map((m) => ({ ...m, client: undefined, key })));
-      });
-    }
+    if (changed.has("outboxKey")) this.#outbox.keepFor(this.outboxKey);
     this.#connection.resolve();
     this.#status.watch(this.#connection.connection?.client);
     this.#control.watch(this.#connection.connection?.client);
@@ -381,7 +378,7 @@ export class PiChat extends LitElement {
       }
     }
     this.#scroll.afterRender();
-    this.#dispatchOutbox();
+    this.#outbox.dispatch();
   }
 
   protected override render(): unknown {
@@ -527,64 +524,7 @@ export class PiChat extends LitElement {
     if (mode === "prompt") this.#scroll.turn();
     else this.#scroll.pin();
     if (!this.dispatchEvent(new PiSendEvent(text, images, mode))) return;
-    const client = this.connection?.client;
-    const sent = this.#outbox.add({
-      text,
-      images,
-      mode: options.mode,
-      client,
-      key: this.outboxKey,
-    });
-    this.#dispatchOutbox();
-    await sent;
-  }
-
-  // Hands waiting messages to pi once it can take them; gives them back to the composer when
-  // this chat cannot send (text the user typed is never dropped).
-  #dispatchOutbox(): void {
-    if (this.#outbox.waiting.length === 0) return;
-    // Before the first render there is no composer to give them to: after it (updated()).
-    if (this.composer === null) return;
-    if (this.#status.status === "disconnected" || this.#control.watching) {
-      this.#giveBack(this.#outbox.take());
-      return;
-    }
-    // A message for a connection the page has since replaced (another conversation) is not
-    // sent there: it goes back to the composer.
-    const current = this.connection?.client;
-    this.#giveBack(
-      this.#outbox.take(
-        (m) => (m.client ?? current) !== current || (m.key ?? this.outboxKey) !== this.outboxKey,
-      ),
-    );
-    const ready = (): boolean =>
-      this.connection?.client !== undefined &&
-      this.#status.status === "connected" &&
-      !this.#control.watching;
-    void this.#outbox.flush(ready, (message, follows) => this.#deliver(message, follows));
-  }
-
-  async #deliver(message: OutgoingMessage, follows: boolean): Promise<void> {
-    const client = this.connection?.client;
-    if (client === undefined) return this.#giveBack([message]);
-    // What the user sees decides, as it did for the composer's own mode: the client's run lasts
-    // until pi settled, and a follow-up sent after the answer ended would wait in pi's queue.
-    const running = this.#connection.snapshot?.isRunning ?? false;
-    try {
-      await deliver(client, message, running, follows, () => this.#dialogReady());
-    } catch (error) {
-      this.#giveBack([message]);
-      this.dispatchEvent(new PiErrorEvent("send", error));
-    }
-  }
-
-  // Puts texts (and their images) back into the composer, before what is typed there now.
-  #giveBack(messages: readonly OutgoingMessage[]): void {
-    if (messages.length === 0) return;
-    this.composer?.restore(
-      messages.map((m) => m.text),
-      messages.flatMap((m) => m.images),
-    );
+    await this.#outbox.send({ text, images, mode: options.mode });
   }
 
   /** Aborts the run (fires `pi-abort` first). */
