@@ -4,7 +4,7 @@
  * fields it is sure to touch. It never throws.
  */
 import { isCommandType, isEventType, isUiMethod } from "./catalog.ts";
-import { ProtocolError, ProtocolErrorCode } from "./errors.ts";
+import { ProtocolError, ProtocolErrorCode } from "./errors/protocol-error.ts";
 import type { RpcEvent } from "./types/events.ts";
 import type { ExtensionUiRequest } from "./types/extension-ui.ts";
 import type { RpcResponse } from "./types/responses.ts";

@@ -9,7 +9,7 @@ import {
   STREAMING_BEHAVIORS,
   THINKING_LEVELS,
 } from "./catalog.ts";
-import { ProtocolError, ProtocolErrorCode } from "./errors.ts";
+import { ProtocolError, ProtocolErrorCode } from "./errors/protocol-error.ts";
 import type { CommandOf, CommandType } from "./types/commands.ts";
 
 /** A check on one field value, with the words that finish "must be …". */

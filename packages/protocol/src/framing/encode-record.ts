@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from "../errors.ts";
+import { ProtocolError, ProtocolErrorCode } from "../errors/protocol-error.ts";
 
 /**
  * Serialises one outbound record: JSON plus LF.

@@ -1,4 +1,4 @@
-import type { ProtocolError } from "../errors.ts";
+import type { ProtocolError } from "../errors/protocol-error.ts";
 import { JsonlDecoder, type JsonlDecoderOptions } from "./jsonl-decoder.ts";
 
 /** One item out of a {@link JsonlDecoderStream}: a record without its LF, or the error that replaced an oversized one. */

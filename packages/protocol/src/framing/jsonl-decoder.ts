@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from "../errors.ts";
+import { ProtocolError, ProtocolErrorCode } from "../errors/protocol-error.ts";
 import { Utf8ChunkDecoder } from "./utf8-chunk-decoder.ts";
 
 /** Default cap on one record: 64 MiB, far above any real pi record yet bounded. */
