@@ -14,7 +14,6 @@ import {
   refreshOnChanges,
 } from "../../internal/controllers/connection-controller.ts";
 import { forkBadgeStyles } from "../../internal/fork-title.ts";
-import { format } from "../../internal/i18n/format.ts";
 import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
 import { icons } from "../../internal/icons.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
@@ -23,13 +22,12 @@ import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { sessionListStyles } from "./pi-session-list.styles.ts";
 import { SessionListLoader } from "./session-list-loader.ts";
-import { failureText, isEmptySession, listFooter } from "./session-pages.ts";
+import { SessionListUpkeep } from "./session-list-upkeep.ts";
+import { failureText, isEmptySession, listFooter, searchResult } from "./session-pages.ts";
 import { sessionRow } from "./session-row.ts";
 
 /** How often relative times ("5 min ago") are brought up to date. */
 const CLOCK_MS = 30_000;
-/** Typing in the filter waits this long for a pause before asking the history. */
-const FILTER_DELAY_MS = 200;
 
 /**
  * The history of conversations, as a sidebar: newest activity first, with relative times, a
@@ -122,13 +120,8 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   readonly #loader = new SessionListLoader(this, {
     query: () => this.filter.trim(),
     loaded: (mode, query) => {
-      if (mode === "refresh") return;
-      const s = this.locale.strings;
-      this.#announcement = query
-        ? this.sessions.length
-          ? format(s.sessionsCount, { count: this.sessions.length })
-          : format(s.sessionsNoMatch, { query })
-        : "";
+      if (mode !== "refresh")
+        this.#announcement = searchResult(this.locale.strings, query, this.sessions.length);
     },
     failed: (error) => this.dispatchEvent(new PiErrorEvent("load-sessions", error)),
   });
@@ -145,8 +138,7 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   #focusPending: string | undefined;
   #now = Date.now();
   #clock: ReturnType<typeof setInterval> | undefined;
-  #filterTimer: ReturnType<typeof setTimeout> | undefined;
-  #moreObserver: IntersectionObserver | undefined;
+  readonly #upkeep = new SessionListUpkeep(this, () => void this.#loader.load("reset"));
   #announcement = "";
 
   /** @internal */
@@ -181,17 +173,12 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   /** Creates a conversation, as "New chat" does (fires `pi-session-create`, then `pi-session-select`). */
   async create(): Promise<void> {
     if (!this.dispatchEvent(new PiSessionCreateEvent())) return;
-    const history = this.history;
-    if (history === undefined) return;
-    this.failure = undefined;
-    try {
+    await this.#change("create", undefined, async (history) => {
       const session = await history.create();
       if (!isEmptySession(session))
         this.sessions = [session, ...this.sessions.filter((s) => s.name !== session.name)];
       this.#choose(session, true);
-    } catch (error) {
-      this.#failed("create", error);
-    }
+    });
   }
 
   /** Renames a conversation (fires `pi-session-rename` first). */
@@ -200,29 +187,16 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     const trimmed = title.trim();
     if (session === undefined || trimmed === "" || trimmed === session.title) return;
     if (!this.dispatchEvent(new PiSessionRenameEvent(session, trimmed))) return;
-    const history = this.history;
-    if (history === undefined) return;
-    this.failure = undefined;
-    try {
-      this.#replace(await history.rename(name, trimmed));
-    } catch (error) {
-      this.#failed("rename", error, session.title || this.locale.strings.sessionsUntitled);
-    }
+    await this.#change("rename", session, async (history) =>
+      this.#replace(await history.rename(name, trimmed)),
+    );
   }
 
   /** Deletes a conversation without asking (fires `pi-session-delete` first, `pi-session-deleted` after). */
   async delete(name: string): Promise<void> {
     const session = this.#find(name);
     if (session === undefined || !this.dispatchEvent(new PiSessionDeleteEvent(session))) return;
-    const history = this.history;
-    if (history === undefined) return;
-    this.failure = undefined;
-    try {
-      await history.delete(name);
-    } catch (error) {
-      this.#failed("delete", error, session.title || this.locale.strings.sessionsUntitled);
-      return;
-    }
+    if (!(await this.#change("delete", session, (history) => history.delete(name)))) return;
     const index = this.sessions.findIndex((s) => s.name === name);
     this.sessions = this.sessions.filter((s) => s.name !== name);
     const neighbour = this.sessions[Math.min(index, this.sessions.length - 1)];
@@ -250,10 +224,7 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearInterval(this.#clock);
-    clearTimeout(this.#filterTimer);
     this.#loader.abort();
-    this.#moreObserver?.disconnect();
-    this.#moreObserver = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -307,7 +278,6 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
   }
 
   protected override updated(): void {
-    this.#observeMore();
     const name = this.#focusPending;
     if (name === undefined) return;
     this.#focusPending = undefined;
@@ -331,9 +301,9 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
       strings: this.locale.strings,
       open: (fork) => this.#choose(session, false, fork),
       focused: () => this.#setActive(name),
-      startRename: () => this.#startRename(name),
+      startRename: () => this.#start("editing", name),
       finishRename: (title) => this.#finishRename(session, title),
-      startDelete: () => this.#startConfirm(name),
+      startDelete: () => this.#start("confirming", name),
       confirmDelete: () => this.#confirmDelete(name),
       cancelDelete: () => this.#cancelConfirm(name),
     });
@@ -354,27 +324,9 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     });
   }
 
-  // The "show more" button loads the next page by itself once it scrolls into view.
-  #observeMore(): void {
-    const button = this.renderRoot.querySelector("[part=more-button]");
-    if (button === null) {
-      this.#moreObserver?.disconnect();
-      return;
-    }
-    this.#moreObserver ??= new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) void this.loadMore();
-      },
-      { root: this.renderRoot.querySelector(".scroller"), rootMargin: "200px" },
-    );
-    this.#moreObserver.disconnect();
-    this.#moreObserver.observe(button);
-  }
-
   #onFilterInput(event: InputEvent): void {
     this.filter = (event.target as HTMLInputElement).value;
-    clearTimeout(this.#filterTimer);
-    this.#filterTimer = setTimeout(() => void this.#loader.load("reset"), FILTER_DELAY_MS);
+    this.#upkeep.filtered();
   }
 
   #onKeyDown(event: KeyboardEvent): void {
@@ -382,14 +334,9 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     if (target.matches("input") || target.closest("[part=confirm]")) return;
     const name = target.closest<HTMLElement>("[part~=item]")?.dataset.name;
     if (name === undefined) return;
-    if (event.key === "F2") {
+    if (event.key === "F2" || event.key === "Delete") {
       event.preventDefault();
-      this.#startRename(name);
-      return;
-    }
-    if (event.key === "Delete") {
-      event.preventDefault();
-      this.#startConfirm(name);
+      this.#start(event.key === "F2" ? "editing" : "confirming", name);
       return;
     }
     const index = this.sessions.findIndex((s) => s.name === name);
@@ -407,9 +354,10 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     if (next === this.sessions.length - 1 && next === index) void this.loadMore();
   }
 
-  #startRename(name: string): void {
-    this.confirming = undefined;
-    this.editing = name;
+  // A row becomes its rename field or its delete confirmation (one row, one of them, at a time).
+  #start(mode: "editing" | "confirming", name: string): void {
+    this.editing = mode === "editing" ? name : undefined;
+    this.confirming = mode === "confirming" ? name : undefined;
     this.#focusPending = name;
   }
 
@@ -419,12 +367,6 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     this.editing = undefined;
     if (this.#focusWithin()) this.#focusPending = session.name;
     if (title !== undefined) void this.rename(session.name, title);
-  }
-
-  #startConfirm(name: string): void {
-    this.editing = undefined;
-    this.confirming = name;
-    this.#focusPending = name;
   }
 
   #confirmDelete(name: string): void {
@@ -477,9 +419,24 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     return this.shadowRoot?.activeElement != null || this.matches(":focus-within");
   }
 
-  #failed(action: "create" | "rename" | "delete", error: unknown, title = ""): void {
-    this.failure = failureText(this.locale.strings, action, error, title);
-    this.dispatchEvent(new PiErrorEvent(`${action}-session`, error));
+  // One change of the history: false when there is none or it failed (shown, and fired as pi-error).
+  async #change(
+    action: "create" | "rename" | "delete",
+    session: SessionSummary | undefined,
+    task: (history: SessionHistory) => Promise<void>,
+  ): Promise<boolean> {
+    const history = this.history;
+    if (history === undefined) return false;
+    this.failure = undefined;
+    try {
+      await task(history);
+      return true;
+    } catch (error) {
+      const title = session ? session.title || this.locale.strings.sessionsUntitled : "";
+      this.failure = failureText(this.locale.strings, action, error, title);
+      this.dispatchEvent(new PiErrorEvent(`${action}-session`, error));
+      return false;
+    }
   }
 }
 

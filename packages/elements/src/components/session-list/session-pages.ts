@@ -32,6 +32,16 @@ export function failureText(
   return format(template, { title, error: error instanceof Error ? error.message : String(error) });
 }
 
+/** What a search found, for screen readers: how many, or that nothing matched; `""` without a query. */
+export function searchResult(
+  s: PiStrings & PiSessionStrings,
+  query: string,
+  count: number,
+): string {
+  if (!query) return "";
+  return count ? format(s.sessionsCount, { count }) : format(s.sessionsNoMatch, { query });
+}
+
 /** A conversation with nothing in it yet (no message, no title): the list leaves it out. */
 export function isEmptySession(session: SessionSummary): boolean {
   return session.messageCount === 0 && session.title === "" && session.damaged === undefined;
