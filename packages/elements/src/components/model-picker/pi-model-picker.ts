@@ -6,6 +6,7 @@ import type { PiConnection } from "../../internal/context.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { format } from "../../internal/i18n/format.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
+import { chooseThrough, selectView } from "../../internal/select-choice.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
@@ -85,14 +86,13 @@ export class PiModelPicker extends PickerElement {
       this.requestUpdate();
       return;
     }
-    await busyTask(
+    // Reading the state back records the model, and the thinking level pi clamped to it.
+    await chooseThrough(
       this,
       "set-model",
+      client,
       async () => {
         this.#chosen = await client.setModel(model.provider, model.id);
-        // Reading the state back records the model, and the thinking level pi clamped to it.
-        await client.getState();
-        this.#chosen = undefined;
       },
       () => {
         this.#chosen = undefined;
@@ -116,22 +116,21 @@ export class PiModelPicker extends PickerElement {
     for (const model of list)
       groups.set(model.provider, [...(groups.get(model.provider) ?? []), model]);
     const selected = current ? keyOf(current) : "";
-    return html`<label part="label" for="select" class=${this.hideLabel ? "sr-only" : "label"}>${s.modelLabel}</label>
-      <select
-        part="select"
-        id="select"
-        ?disabled=${list.length === 0 || this.busy}
-        aria-busy=${this.busy ? "true" : "false"}
-        @change=${this.#onChange}
-      >
-        ${current ? nothing : html`<option value="" selected>${this.busy ? s.loading : s.modelNone}</option>`}
+    return html`${selectView(
+      this,
+      s.modelLabel,
+      {
+        disabled: list.length === 0 || this.busy,
+        busy: this.busy,
+        change: (key) => this.#onChange(key),
+      },
+      html`${current ? nothing : html`<option value="" selected>${this.busy ? s.loading : s.modelNone}</option>`}
         ${[...groups].map(
           ([provider, group]) => html`<optgroup label=${provider}>
             ${group.map((m) => html`<option value=${keyOf(m)} ?selected=${keyOf(m) === selected}>${m.name || m.id}</option>`)}
           </optgroup>`,
-        )}
-      </select>
-      ${this.#status()}`;
+        )}`,
+    )}${this.#status()}`;
   }
 
   #status(): unknown {
@@ -144,8 +143,7 @@ export class PiModelPicker extends PickerElement {
       : nothing;
   }
 
-  #onChange(event: Event): void {
-    const key = (event.target as HTMLSelectElement).value;
+  #onChange(key: string): void {
     const model = (this.models ?? this.#loaded).find((m) => keyOf(m) === key);
     if (model !== undefined) void this.choose(model);
   }

@@ -1,9 +1,9 @@
 import type { Model, ThinkingLevel } from "@pi-kit/protocol";
 import { html } from "lit";
 import { PiThinkingChangeEvent } from "../../events/pi-thinking-change.ts";
-import { busyTask } from "../../internal/busy-task.ts";
 import { ConnectionController } from "../../internal/controllers/connection-controller.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
+import { chooseThrough, selectView } from "../../internal/select-choice.ts";
 import { thinkingLevelLabel } from "../../internal/thinking-levels.ts";
 import { pickerStyles } from "../../styles/picker.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -82,16 +82,11 @@ export class PiThinkingPicker extends PickerElement {
     if (!this.dispatchEvent(new PiThinkingChangeEvent(level))) return;
     const client = this.#connection.client;
     this.#chosen = level;
-    await busyTask(
+    await chooseThrough(
       this,
       "set-thinking-level",
-      async () => {
-        if (client === undefined) return;
-        await client.setThinkingLevel(level);
-        // pi clamps silently; reading the state back shows what it really chose.
-        await client.getState();
-        this.#chosen = undefined;
-      },
+      client,
+      (client) => client.setThinkingLevel(level),
       () => {
         this.#chosen = undefined;
       },
@@ -108,15 +103,18 @@ export class PiThinkingPicker extends PickerElement {
     const current = this.value;
     const levels = this.available;
     const shown = current === undefined || levels.includes(current) ? levels : [...levels, current];
-    return html`<label part="label" for="select" class=${this.hideLabel ? "sr-only" : "label"}>${s.thinkingLabel}</label>
-      <select
-        part="select"
-        id="select"
-        ?disabled=${levels.length <= 1 || this.busy}
-        @change=${(e: Event) => void this.choose((e.target as HTMLSelectElement).value as ThinkingLevel)}
-      >
-        ${shown.map((level) => html`<option value=${level} ?selected=${level === current}>${thinkingLevelLabel(level, s)}</option>`)}
-      </select>`;
+    return selectView(
+      this,
+      s.thinkingLabel,
+      {
+        disabled: levels.length <= 1 || this.busy,
+        change: (level) => void this.choose(level as ThinkingLevel),
+      },
+      shown.map(
+        (level) =>
+          html`<option value=${level} ?selected=${level === current}>${thinkingLevelLabel(level, s)}</option>`,
+      ),
+    );
   }
 
   // pi 1.x knows the model's levels exactly; ask once per model.
