@@ -4,7 +4,7 @@
  * what a visitor needs when something goes wrong: a token screen, and a banner with the remedy
  * for each connection problem. Every colour comes from the pi elements' own tokens.
  */
-import type { ConnectionState, SessionSummary, TransportCloseInfo } from "@pi-kit/client";
+import type { ConnectionState, TransportCloseInfo } from "@pi-kit/client";
 import {
   type PiChat,
   type PiErrorEvent,
@@ -16,7 +16,6 @@ import {
   tokenStyles,
 } from "@pi-kit/elements";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import { onTokenStored, storeToken, takeToken } from "./access-token.ts";
 import { ConnectFailure, connectSession, type SessionConnection } from "./connection.ts";
 import {
   type ConnectionProblem,
@@ -24,15 +23,17 @@ import {
   historyProblem,
   problemOf,
 } from "./connection-problem.ts";
+import { ConversationTitle } from "./conversation-title.ts";
 import { shellStyles } from "./demo-app.styles.ts";
 import { type DemoConfig, loadDemoConfig } from "./demo-config.ts";
 import { DemoHistory } from "./demo-history.ts";
 import { type DemoStrings, demoStrings } from "./demo-strings.ts";
 import { fileSearchFor } from "./file-search.ts";
-import { icons } from "./icons.ts";
 import { NetworkStatus } from "./network-status.ts";
 import { OutageLog } from "./outage-log.ts";
-import { isPairCode, PairingFlow } from "./pair-device.ts";
+import { takeBackOwnControl } from "./own-control.ts";
+import { PageAccess } from "./page-access.ts";
+import { PairingFlow } from "./pair-device.ts";
 import {
   applyToDocument,
   loadPreferences,
@@ -43,70 +44,51 @@ import {
   type Theme,
 } from "./preferences.ts";
 import { problemBanner } from "./problem-banner.ts";
+import { RestartNotice } from "./restart-notice.ts";
 import {
   onSessionNavigation,
   sessionInLocation,
   showSessionInLocation,
 } from "./session-location.ts";
 import { sessionPanel } from "./session-panel.ts";
-import { tokenScreen } from "./token-screen.ts";
+import { ShellLayout } from "./shell-layout.ts";
+import { sidebar } from "./sidebar.ts";
+import { topbar } from "./topbar.ts";
 import { uploadsFor } from "./uploads.ts";
 import { welcomeView } from "./welcome-view.ts";
 import { ChangesTracker } from "./workspace-changes.ts";
 
 const LAST_SESSION_KEY = "pi-kit-demo:session";
-/** How long the restart notice stays on a visible page: long enough to read one line. */
-const RESTART_NOTICE_MS = 8000;
-// Below 720 px the chat list becomes a drawer; below 1100 px the session panel overlays the chat.
-const NARROW = matchMedia("(max-width: 719.98px)");
-const COMPACT = matchMedia("(max-width: 1099.98px)");
 
 export class DemoApp extends LitElement {
   static override styles = [tokenStyles, shellStyles];
   static override properties = {
     theme: { type: String, reflect: true },
-    token: { state: true },
-    tokenRejected: { state: true },
-    tokenError: { state: true },
     config: { state: true },
     history: { state: true },
-    summary: { state: true },
     connection: { state: true },
     state: { state: true },
     problem: { state: true },
-    restarted: { state: true },
     preferences: { state: true },
-    narrow: { state: true },
-    compact: { state: true },
-    navOpen: { state: true },
-    titleLooked: { state: true },
   };
 
   /** The scheme in force; the pi elements inside inherit it. */
   declare theme: Theme;
-  declare token: string | undefined;
-  declare tokenRejected: boolean;
-  declare tokenError: boolean;
   declare config: DemoConfig | undefined;
   declare history: DemoHistory | undefined;
-  /** The open conversation as the history lists it (its title), once known. */
-  declare summary: SessionSummary | undefined;
   declare connection: SessionConnection | undefined;
   declare state: ConnectionState | undefined;
   declare problem: ConnectionProblem | undefined;
-  declare restarted: boolean;
   declare preferences: Preferences;
-  declare narrow: boolean;
-  declare compact: boolean;
-  declare navOpen: boolean;
-  /** The conversation whose title the history was last asked for (and answered, maybe with none). */
-  declare titleLooked: string | undefined;
 
   #name: string | undefined;
   #opening = 0;
   /** The console's line when the connection drops and when it is back. */
   readonly #outages = new OutageLog();
-  #restartNotice: ReturnType<typeof setTimeout> | undefined;
+  readonly #restart = new RestartNotice(this);
+  readonly #layout = new ShellLayout(this);
+  /** The open conversation's title and files, as the history lists them. */
+  readonly #title = new ConversationTitle(this, () => this.#name);
   readonly #cleanup: Array<() => void> = [];
   /** Removes the listeners on the open connection's client. */
   #unfollow: () => void = () => {};
@@ -119,18 +101,25 @@ export class DemoApp extends LitElement {
     else if (this.state?.status === "reconnecting") this.connection?.transport.reconnect();
   });
 
+  /** The bridge token, and the screen that asks for one. */
+  readonly #access = new PageAccess(this, ({ changed, restart }) => {
+    if (changed) this.history = this.#historyFor(this.token);
+    if (restart) {
+      this.problem = undefined;
+      void this.#start();
+    }
+  });
+
   constructor() {
     super();
-    this.token = takeToken();
     this.history = this.#historyFor(this.token);
-    this.tokenRejected = false;
-    this.tokenError = false;
-    this.restarted = false;
     this.preferences = loadPreferences();
     this.theme = this.preferences.theme ?? systemTheme();
-    this.narrow = NARROW.matches;
-    this.compact = COMPACT.matches;
-    this.navOpen = false;
+  }
+
+  /** The token the page connects with, if it has one. */
+  get token(): string | undefined {
+    return this.#access.token;
   }
 
   get #t(): DemoStrings {
@@ -148,26 +137,16 @@ export class DemoApp extends LitElement {
   #historyFor(token: string | undefined): DemoHistory | undefined {
     if (token === undefined) return undefined;
     return new DemoHistory(token, (session) => {
-      if (session.name === this.#name) this.summary = session;
+      if (session.name === this.#name) this.#title.note(session);
     });
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const layout = () => {
-      this.narrow = NARROW.matches;
-      this.compact = COMPACT.matches;
-      if (!this.narrow) this.navOpen = false;
-    };
-    NARROW.addEventListener("change", layout);
-    COMPACT.addEventListener("change", layout);
     this.#cleanup.push(
-      () => NARROW.removeEventListener("change", layout),
-      () => COMPACT.removeEventListener("change", layout),
       onSystemThemeChange(() => {
         if (this.preferences.theme === undefined) this.theme = systemTheme();
       }),
-      onTokenStored((token) => this.#useToken(token)),
       onSessionNavigation((name) => void this.#open(name ?? this.#defaultSession(), "none")),
     );
     void this.#start();
@@ -187,7 +166,7 @@ export class DemoApp extends LitElement {
 
   async #start(): Promise<void> {
     const paired = await this.#pairing.fromAddress();
-    if (paired !== undefined) return this.#useToken(paired, true);
+    if (paired !== undefined) return this.#access.use(paired, true);
     if (this.token === undefined || this.#pairing.shown) return;
     // Offline (the page came from the service worker) there is no config: the banner says why.
     this.config = await loadDemoConfig().catch(() => this.config);
@@ -196,19 +175,6 @@ export class DemoApp extends LitElement {
 
   #defaultSession(): string {
     return localStorage.getItem(LAST_SESSION_KEY) ?? "main";
-  }
-
-  #useToken(token: string, restart = false): void {
-    storeToken(token);
-    const rejected = restart || this.tokenRejected || this.token === undefined;
-    if (token !== this.token) this.history = this.#historyFor(token);
-    this.token = token;
-    this.tokenRejected = false;
-    this.tokenError = false;
-    if (rejected) {
-      this.problem = undefined;
-      void this.#start();
-    }
   }
 
   /**
@@ -221,12 +187,12 @@ export class DemoApp extends LitElement {
     if (!force && name === this.#name && this.problem === undefined) return;
     const opening = ++this.#opening;
     // The restart notice is about the conversation it was shown on.
-    if (name !== this.#name) this.restarted = false;
+    if (name !== this.#name) this.#restart.hide();
     this.#name = name;
-    this.navOpen = false;
+    this.#layout.closeNav();
     this.problem = undefined;
     this.state = undefined;
-    if (this.summary?.name !== name) this.summary = undefined;
+    this.#title.opening(name);
     localStorage.setItem(LAST_SESSION_KEY, name);
     if (mode !== "none") showSessionInLocation(name, mode);
     await this.#detach();
@@ -264,27 +230,13 @@ export class DemoApp extends LitElement {
    * conversation), after each run and after each session change.
    */
   #follow(connection: SessionConnection): void {
-    const refresh = () => void this.#refreshSummary(connection.name);
-    const transport = connection.transport;
-    let tookBack = false;
-    const controlChanged = () => {
-      const control = transport.control;
-      if (control === undefined) return;
-      // Labels are unique per tab here: a controller with this tab's label is this tab's previous
-      // socket (a reload the bridge has not seen go yet), so this tab takes its control back.
-      const own = control.controller?.label === control.you.label;
-      if (own && !control.inControl && !control.you.readOnly && !tookBack) {
-        tookBack = true;
-        void transport.takeControl().catch(() => undefined);
-      }
-    };
-    transport.addEventListener("controlchange", controlChanged);
-    controlChanged();
+    const refresh = () => void this.#title.refresh(this.history, connection.name);
     const offs = [
+      takeBackOwnControl(connection.transport),
       connection.client.on("message_end", ({ message }) => {
         if (message.role !== "user") return;
         // pi took a message: whatever the restart notice said is history now.
-        this.restarted = false;
+        this.#restart.hide();
         refresh();
       }),
       connection.client.on("run_settled", refresh),
@@ -292,24 +244,15 @@ export class DemoApp extends LitElement {
     ];
     this.#unfollow = () => {
       for (const off of offs.splice(0)) off();
-      transport.removeEventListener("controlchange", controlChanged);
     };
     refresh();
-  }
-
-  async #refreshSummary(name: string): Promise<void> {
-    // The title is decoration: without it the chat shows the session's name.
-    const summary = await this.history?.get(name).catch(() => undefined);
-    if (name !== this.#name) return;
-    this.summary = summary;
-    this.titleLooked = name;
   }
 
   #stateChanged(opening: number, state: ConnectionState): void {
     if (opening !== this.#opening) return;
     this.#outages.note(state);
     this.state = state;
-    if (state.status === "open" && state.generation > 1) void this.#checkRestart();
+    if (state.status === "open" && state.generation > 1) void this.#restart.check();
   }
 
   #closed(connection: SessionConnection, info: TransportCloseInfo): void {
@@ -320,30 +263,8 @@ export class DemoApp extends LitElement {
   }
 
   #fail(problem: ConnectionProblem): void {
-    if (problem.kind === "token") this.tokenRejected = true;
+    if (problem.kind === "token") this.#access.refused();
     else this.problem = problem;
-  }
-
-  /** After a reconnect: did the server restart? Then say so. */
-  async #checkRestart(): Promise<void> {
-    const now = await loadDemoConfig().catch(() => undefined);
-    if (now !== undefined && this.config !== undefined && now.instance !== this.config.instance) {
-      this.config = now;
-      this.restarted = true;
-      this.#hideRestartNoticeOnceRead();
-    }
-  }
-
-  /** Hides the restart notice once it was on a visible page for a while. */
-  #hideRestartNoticeOnceRead(): void {
-    if (document.visibilityState !== "visible") {
-      document.addEventListener("visibilitychange", () => this.#hideRestartNoticeOnceRead(), {
-        once: true,
-      });
-      return;
-    }
-    clearTimeout(this.#restartNotice);
-    this.#restartNotice = setTimeout(() => (this.restarted = false), RESTART_NOTICE_MS);
   }
 
   /** The banner's remedy: start the session's pi again where it stopped, then reconnect. */
@@ -361,8 +282,8 @@ export class DemoApp extends LitElement {
   }
 
   #selected(event: PiSessionSelectEvent): void {
-    this.summary = event.session;
-    this.navOpen = false;
+    this.#title.note(event.session);
+    this.#layout.closeNav();
     if (event.fork === undefined) void this.#open(event.session.name, "push");
     else void this.#openFork(event.session.name, event.fork.file);
   }
@@ -394,14 +315,14 @@ export class DemoApp extends LitElement {
     const next = this.#list?.sessions[0];
     if (next === undefined) void this.#list?.create();
     else {
-      this.summary = next;
+      this.#title.note(next);
       void this.#open(next.name, "replace");
     }
   }
 
   /** The sidebar's calls fail in its own words; only a refused token concerns the whole page. */
   #historyFailed(event: PiErrorEvent): void {
-    if (historyProblem(event.error).kind === "token") this.tokenRejected = true;
+    if (historyProblem(event.error).kind === "token") this.#access.refused();
   }
 
   #forked(event: PiForkedEvent): void {
@@ -416,127 +337,67 @@ export class DemoApp extends LitElement {
     if ("theme" in change) this.theme = this.preferences.theme ?? systemTheme();
   }
 
-  #toggleNav(open: boolean): void {
-    this.navOpen = open;
-    void this.updateComplete.then(() => {
-      const target = open ? "pi-session-list" : ".menu-button";
-      this.renderRoot.querySelector<HTMLElement>(target)?.focus();
-    });
-  }
-
   #keydown(event: KeyboardEvent): void {
     if (event.key !== "Escape" || event.defaultPrevented) return;
-    if (this.navOpen) this.#toggleNav(false);
-    else if (this.preferences.panel && this.compact) this.#setPreferences({ panel: false });
+    if (this.#layout.navOpen) this.#layout.toggleNav(false);
+    else if (this.preferences.panel && this.#layout.compact) this.#setPreferences({ panel: false });
   }
 
   protected override render(): unknown {
     if (this.#pairing.shown) return this.#pairing.screen(this.#t);
-    if (this.token === undefined || this.tokenRejected)
-      return tokenScreen({
-        rejected: this.tokenRejected,
-        invalid: this.tokenError,
-        strings: this.#t,
-        submit: (token, typed) => {
-          if (isPairCode(typed))
-            void this.#pairing.redeem(typed).then((paired) => paired && this.#useToken(paired));
-          else if (token === undefined) this.tokenError = true;
-          else this.#useToken(token);
-        },
-      });
+    const access = this.#access.screen(this.#t, this.#pairing);
+    if (access !== undefined) return access;
     const t = this.#t;
     const lang = this.preferences.lang;
     const client = this.connection?.client;
     const panel = this.preferences.panel;
+    const layout = this.#layout;
+    const { narrow, compact, navOpen } = layout;
     return html`
       <pi-provider .client=${client} @keydown=${this.#keydown}>
-        <aside
-          id="sidebar"
-          class="sidebar ${this.navOpen ? "open" : ""} ${this.state?.status === "reconnecting" ? "offline" : ""}"
-          aria-label=${t.history}
-          ?inert=${this.narrow && !this.navOpen}
-        >
-          <div class="brand">
-            <span class="logo" aria-hidden="true">π</span>
-            <span class="brand-name">${t.title}</span>
-            ${
-              this.narrow
-                ? html`<button class="icon-button" aria-label=${t.closeMenu} @click=${() => this.#toggleNav(false)}>${icons.close}</button>`
-                : nothing
-            }
-          </div>
-          <pi-session-list
-            .history=${this.history}
-            selected=${this.#name ?? ""}
-            lang=${lang}
-            @pi-session-select=${this.#selected}
-            @pi-session-delete=${this.#deleting}
-            @pi-session-deleted=${this.#deleted}
-            @pi-error=${this.#historyFailed}
-          ></pi-session-list>
-          <div class="sidebar-foot">
-            ${
-              // Until the server described itself (never, offline) there is no model to name.
-              this.config === undefined
-                ? nothing
-                : html`<span class="model-badge ${this.config.scripted ? "scripted" : ""}">
-                    ${this.config.scripted ? t.scripted : this.config.label}
-                  </span>`
-            }
-          </div>
-        </aside>
+        ${sidebar({
+          lang,
+          strings: t,
+          history: this.history,
+          selected: this.#name,
+          config: this.config,
+          narrow,
+          open: navOpen,
+          offline: this.state?.status === "reconnecting",
+          close: () => layout.toggleNav(false),
+          select: (event) => this.#selected(event),
+          deleting: (event) => this.#deleting(event),
+          deleted: (event) => this.#deleted(event),
+          failed: (event) => this.#historyFailed(event),
+        })}
         <div
-          class="scrim ${this.navOpen || (panel && this.compact) ? "shown" : ""} ${this.navOpen ? "nav" : ""}"
-          @click=${() => (this.navOpen ? this.#toggleNav(false) : this.#setPreferences({ panel: false }))}
+          class="scrim ${navOpen || (panel && compact) ? "shown" : ""} ${navOpen ? "nav" : ""}"
+          @click=${() => (navOpen ? layout.toggleNav(false) : this.#setPreferences({ panel: false }))}
         ></div>
-        <main ?inert=${this.narrow && this.navOpen}>
-          <header class="topbar">
-            ${
-              this.narrow
-                ? html`<button
-                    class="icon-button menu-button"
-                    aria-label=${t.openMenu}
-                    aria-controls="sidebar"
-                    aria-expanded=${this.navOpen ? "true" : "false"}
-                    @click=${() => this.#toggleNav(true)}
-                  >${icons.menu}</button>`
-                : nothing
-            }
-            <h1 class="chat-title">${this.#title() ?? html`<span class="sr-only">${t.opening}</span>`}</h1>${this.#changes.badge(t, () => this.#setPreferences({ panel: true }))}
-            <div class="pickers">
-              <pi-model-picker hide-label lang=${lang}></pi-model-picker>
-              <pi-thinking-picker lang=${lang}></pi-thinking-picker>
-              <pi-permission-picker hide-label lang=${lang}></pi-permission-picker>
-            </div>
-            <div class="actions">
-              ${this.#pairing.button(t, this.token, this.#name)}
-              <button
-                class="icon-button"
-                aria-label=${panel ? t.closePanel : t.openPanel}
-                aria-controls="panel"
-                aria-expanded=${panel ? "true" : "false"}
-                @click=${() => this.#setPreferences({ panel: !panel })}
-              >${icons.panel}</button>
-              <button
-                class="icon-button"
-                aria-label=${this.theme === "dark" ? t.toLight : t.toDark}
-                @click=${() => this.#setPreferences({ theme: this.theme === "dark" ? "light" : "dark" })}
-              >${this.theme === "dark" ? icons.light : icons.dark}</button>
-              <button
-                class="text-button"
-                aria-label=${t.languageLabel}
-                @click=${() => this.#setPreferences({ lang: lang === "en" ? "zh-CN" : "en" })}
-              >${t.language}</button>
-            </div>
-          </header>
+        <main ?inert=${narrow && navOpen}>
+          ${topbar({
+            lang,
+            strings: t,
+            narrow,
+            navOpen,
+            title: this.#title.title(t.untitled),
+            changes: this.#changes.badge(t, () => this.#setPreferences({ panel: true })),
+            pairing: this.#pairing.button(t, this.token, this.#name),
+            panel,
+            theme: this.theme,
+            openNav: () => layout.toggleNav(true),
+            showPanel: (show) => this.#setPreferences({ panel: show }),
+            setTheme: (theme) => this.#setPreferences({ theme }),
+            setLang: (lang) => this.#setPreferences({ lang }),
+          })}
           ${problemBanner({
             problem: this.problem,
-            restarted: this.restarted,
+            restarted: this.#restart.shown,
             state: this.state,
             offline: this.#network.offline,
             strings: t,
             reopen: (problem) => void this.#reopen(problem),
-            dismiss: () => (this.restarted = false),
+            dismiss: () => this.#restart.hide(),
             reconnect: () => this.connection?.transport.reconnect(),
           })}
           <pi-chat
@@ -544,7 +405,7 @@ export class DemoApp extends LitElement {
             .outboxKey=${this.#name}
             .fileSearch=${fileSearchFor(this.#name, this.token)}
             .uploads=${uploadsFor(this.connection, this.token)}
-            ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.tokenRejected}
+            ?connecting=${client === undefined && this.#name !== undefined && this.problem === undefined && !this.#access.rejected}
             ?show-internal=${this.preferences.internalNotices}
             notify
             lang=${lang}
@@ -562,7 +423,7 @@ export class DemoApp extends LitElement {
             ? sessionPanel({
                 lang: this.preferences.lang,
                 strings: this.#t,
-                forks: this.#openForks(),
+                forks: this.#title.forks(),
                 changes: this.#changes.source,
                 internalNotices: this.preferences.internalNotices,
                 forked: (event) => this.#forked(event),
@@ -574,19 +435,6 @@ export class DemoApp extends LitElement {
         ${this.#pairing.dialog(lang, t)}
       </pi-provider>
     `;
-  }
-
-  /** The open conversation's title; `undefined` until the history said (never its bare name). */
-  #title(): string | undefined {
-    const summary = this.summary;
-    if (summary !== undefined && summary.name === this.#name)
-      return summary.title || this.#t.untitled;
-    return this.titleLooked === this.#name ? this.#t.untitled : undefined;
-  }
-
-  /** The open conversation's session files, for the tree to list its other versions. */
-  #openForks(): SessionSummary["forks"] {
-    return this.summary?.name === this.#name ? this.summary?.forks : undefined;
   }
 }
 
