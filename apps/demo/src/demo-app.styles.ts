@@ -1,6 +1,9 @@
 import { css } from "lit";
+import { controlStyles } from "./control-styles.ts";
 import { pairStyles } from "./pair-device.ts";
 import { phoneStyles } from "./phone-styles.ts";
+import { tokenScreenStyles } from "./token-screen-styles.ts";
+import { welcomeStyles } from "./welcome-styles.ts";
 
 /**
  * The shell's look, built only from the pi elements' tokens (`--_color-*`, `--_radius`, …, which
@@ -33,95 +36,7 @@ export const shellStyles = css`
     outline-offset: 2px;
   }
 
-  /* Controls: one style for every button and field, from the tokens. */
-  button,
-  input {
-    font: inherit;
-    color: inherit;
-  }
-  button {
-    display: inline-flex;
-    align-items: center;
-    gap: 0.4em;
-    cursor: pointer;
-    border: 1px solid var(--_color-border);
-    background: var(--_color-surface);
-    border-radius: calc(var(--_radius) * 0.75);
-    padding: 0.35em 0.8em;
-    white-space: nowrap;
-  }
-  button:hover {
-    border-color: var(--_color-accent);
-  }
-  button.primary {
-    background: var(--_color-accent);
-    border-color: var(--_color-accent);
-    color: var(--_color-accent-fg);
-  }
-  .icon-button {
-    justify-content: center;
-    width: 2.25rem;
-    height: 2.25rem;
-    padding: 0;
-    border-color: transparent;
-    background: transparent;
-    color: var(--_color-muted);
-    flex: none;
-  }
-  .icon-button:hover {
-    color: var(--_color-fg);
-    background: var(--_color-surface);
-    border-color: var(--_color-border);
-  }
-  .icon-button.small {
-    width: 1.75rem;
-    height: 1.75rem;
-  }
-  .text-button {
-    height: 2.25rem;
-    min-width: 2.25rem;
-    justify-content: center;
-    padding: 0 0.5em;
-    border-color: transparent;
-    background: transparent;
-    color: var(--_color-muted);
-    font-size: 0.9em;
-    font-weight: 600;
-  }
-  .text-button:hover {
-    color: var(--_color-fg);
-    background: var(--_color-surface);
-  }
-  .icon {
-    display: inline-flex;
-    flex: none;
-  }
-  .icon svg {
-    width: 1.15rem;
-    height: 1.15rem;
-  }
-  .icon-button.small .icon svg {
-    width: 0.95rem;
-    height: 0.95rem;
-  }
-  .logo {
-    display: inline-grid;
-    place-items: center;
-    flex: none;
-    width: 1.75rem;
-    height: 1.75rem;
-    border-radius: calc(var(--_radius) * 0.75);
-    background: var(--_color-accent);
-    color: var(--_color-accent-fg);
-    font-weight: 700;
-    font-family: Georgia, "Times New Roman", serif;
-  }
-  .logo.large {
-    width: 3rem;
-    height: 3rem;
-    font-size: 1.6rem;
-    border-radius: var(--_radius);
-  }
+  ${controlStyles}
 
   /* The chat list. */
   .sidebar {
@@ -280,62 +195,7 @@ export const shellStyles = css`
     gap: 0.5rem;
   }
 
-  /* The empty state. */
-  .welcome {
-    display: flex;
-    flex-direction: column;
-    align-items: center;
-    text-align: center;
-    padding: clamp(1rem, 8vh, 5rem) 0.5rem 1rem;
-  }
-  .welcome h2 {
-    margin: 0.9rem 0 0.4rem;
-    font-size: 1.5rem;
-    font-weight: 650;
-  }
-  .welcome p {
-    margin: 0 0 1.5rem;
-    max-width: 34rem;
-    color: var(--_color-muted);
-  }
-  .suggestions {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr));
-    gap: 0.6rem;
-    width: 100%;
-    max-width: 44rem;
-  }
-  .suggestion {
-    display: flex;
-    flex-direction: column;
-    align-items: flex-start;
-    gap: 0.3rem;
-    width: 100%;
-    height: 100%;
-    padding: 0.7rem 0.85rem;
-    text-align: start;
-    white-space: normal;
-    background: var(--_color-bg);
-    border-radius: var(--_radius);
-  }
-  .suggestion:hover {
-    background: var(--_color-surface);
-  }
-  .suggestion-title {
-    font-weight: 600;
-  }
-  .suggestion-prompt {
-    font-size: 0.85em;
-    color: var(--_color-muted);
-    overflow-wrap: anywhere;
-  }
-  code.suggestion-prompt {
-    font-family: var(--_font-mono);
-    font-size: 0.8em;
-  }
+  ${welcomeStyles}
 
   /* The session panel. */
   .panel {
@@ -392,61 +252,7 @@ export const shellStyles = css`
     accent-color: var(--_color-accent);
   }
 
-  /* The token screen. */
-  .token-screen {
-    grid-column: 1 / -1;
-    display: grid;
-    place-items: center;
-    padding: 1rem;
-    overflow-y: auto;
-  }
-  .card {
-    width: min(32rem, 100%);
-    padding: 2rem;
-    border: 1px solid var(--_color-border);
-    border-radius: calc(var(--_radius) * 1.5);
-    background: var(--_color-bg);
-    box-shadow: 0 0.5rem 2rem color-mix(in srgb, var(--_color-fg) 8%, transparent);
-  }
-  .card h1 {
-    margin: 1rem 0 0.5rem;
-    font-size: 1.3rem;
-  }
-  .card p {
-    margin: 0 0 1.25rem;
-    color: var(--_color-muted);
-  }
-  .card label {
-    display: block;
-    margin-bottom: 0.35rem;
-    font-weight: 600;
-    font-size: 0.9em;
-  }
-  .card .row {
-    display: flex;
-    gap: 0.5rem;
-  }
-  .card input {
-    flex: 1;
-    min-width: 0;
-    padding: 0.45em 0.7em;
-    border: 1px solid var(--_color-border);
-    border-radius: calc(var(--_radius) * 0.75);
-    background: var(--_color-bg);
-    font-family: var(--_font-mono);
-    font-size: 0.9em;
-  }
-  .card input[aria-invalid="true"] {
-    border-color: var(--_color-danger);
-  }
-  .card .hint,
-  .card .error {
-    margin: 0.5rem 0 0;
-    font-size: 0.85em;
-  }
-  .card .error {
-    color: var(--_color-danger);
-  }
+  ${tokenScreenStyles}
 
   /* Overlays: the scrim behind a drawer. */
   .scrim {
@@ -514,31 +320,6 @@ export const shellStyles = css`
     }
     .pickers pi-model-picker::part(select) {
       flex: 1;
-    }
-    /* The empty state fits one screen: two columns of titles. */
-    .welcome {
-      padding-top: 1rem;
-    }
-    .welcome .logo.large {
-      display: none;
-    }
-    .welcome h2 {
-      margin-top: 0;
-      font-size: 1.25rem;
-    }
-    .welcome p {
-      margin-bottom: 1rem;
-      font-size: 0.9em;
-    }
-    .suggestions {
-      grid-template-columns: 1fr 1fr;
-      gap: 0.5rem;
-    }
-    .suggestion {
-      padding: 0.55rem 0.7rem;
-    }
-    .suggestion-prompt {
-      display: none;
     }
   }
 
