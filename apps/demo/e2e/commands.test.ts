@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { chat, connected, type Harness, runCommand, startHarness } from "./harness.ts";
+import { chat, connected, dialogShown, type Harness, runCommand, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -27,8 +27,7 @@ test("an extension command typed during a run runs at once", async () => {
     .first()
     .waitFor();
   await runCommand(page, "demo-confirm");
-  const dialog = page.getByRole("alertdialog");
-  await dialog.waitFor();
+  const dialog = await dialogShown(page);
   assert.equal(await composer.inputValue(), "", "the command left the composer");
   assert.equal(await chat(page).getByRole("button", { name: "Stop" }).isVisible(), true);
   await dialog.getByRole("button", { name: "Yes" }).click();

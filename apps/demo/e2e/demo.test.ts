@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { type Harness, runCommand, startHarness } from "./harness.ts";
+import { dialogShown, type Harness, runCommand, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -36,8 +36,7 @@ test("a prompt streams its answer into the transcript", async () => {
 
 test("an extension dialog is answered from the page", async () => {
   await runCommand(h.page, "demo-confirm");
-  const dialog = h.page.getByRole("alertdialog");
-  await dialog.waitFor();
+  const dialog = await dialogShown(h.page);
   await h.screenshot("dialog");
   await dialog.getByRole("button", { name: "Yes" }).click();
   await h.page.getByText("confirm: yes").first().waitFor();

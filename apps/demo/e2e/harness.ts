@@ -20,6 +20,7 @@ import {
   distDir,
   startDemoServer,
 } from "../server/demo-server.ts";
+import { recordTraffic } from "./page-traffic.ts";
 
 /** Where the end-to-end tests save screenshots of the main states. */
 export const shots = new URL("../../../docs/demo/", import.meta.url);
@@ -110,6 +111,8 @@ export async function openPanel(page: Page): Promise<void> {
   await page.locator("pi-session-tree").getByRole("treeitem").first().waitFor();
 }
 
+export { dialogShown } from "./page-traffic.ts";
+
 /** Runs a slash command the way a user does: Enter picks it from the menu, Enter sends it. */
 export async function runCommand(page: Page, name: string): Promise<void> {
   const composer = page.locator("pi-chat textarea");
@@ -144,7 +147,11 @@ export async function startHarness(options: DemoServerOptions = {}): Promise<Har
   });
   // Every context (browser.newPage makes one too) reports its pages' uncaught errors.
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => watchErrors(await newContext(options));
+  browser.newContext = async (options) => {
+    const context = watchErrors(await newContext(options));
+    context.on("page", recordTraffic);
+    return context;
+  };
   // Request interception (`page.route`) misses every request of a page that a service worker
   // controls, and the demo's worker claims its pages as soon as it is installed: the pages here
   // have none. The worker is tested in contexts of its own (installable.test.ts).

@@ -13,6 +13,7 @@ import {
   addressOf,
   chat,
   connected,
+  dialogShown,
   type Harness,
   runCommand,
   startHarness,
@@ -123,9 +124,8 @@ test("during the controller's run the watcher's Stop, Steer and Follow up are of
 
 test("the controller's dialog shows on the watcher without buttons, and closes there when answered", async () => {
   await runCommand(desk, "demo-confirm");
-  const deskDialog = desk.getByRole("alertdialog");
+  const deskDialog = await dialogShown(desk);
   const phoneDialog = phone.getByRole("alertdialog");
-  await deskDialog.waitFor();
   await phoneDialog.getByText("Only the viewer in control can answer").waitFor();
   await deskDialog.getByRole("button", { name: "Yes" }).click();
   await desk.getByText("confirm: yes").first().waitFor();

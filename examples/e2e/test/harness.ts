@@ -4,6 +4,7 @@
  */
 import { rmSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { dialogShown, recordTraffic } from "../../../apps/demo/e2e/page-traffic.ts";
 import { type DemoServer, startDemoServer } from "../../../apps/demo/server/demo-server.ts";
 import { chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { layOutSite } from "../../site.ts";
@@ -32,6 +33,7 @@ export async function startSite(): Promise<Site> {
     browser,
     async open(path) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      recordTraffic(page);
       const failures: string[] = [];
       const requests: string[] = [];
       page.on("pageerror", (error) => failures.push(`page error: ${error.message}`));
@@ -73,8 +75,7 @@ export async function answerDialog(page: Page): Promise<void> {
     .waitFor();
   await composer.press("Enter");
   await composer.press("Enter");
-  const dialog = page.getByRole("alertdialog");
-  await dialog.waitFor();
+  const dialog = await dialogShown(page);
   await dialog.getByRole("button", { name: "Yes" }).click();
   await page.getByText("confirm: yes").first().waitFor();
 }
