@@ -27,7 +27,11 @@ export {
   THINKING_LEVELS,
   UI_METHODS,
 } from "./catalog.ts";
-export { ProtocolError, ProtocolErrorCode, type ProtocolErrorOptions } from "./errors/protocol-error.ts";
+export {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ProtocolErrorOptions,
+} from "./errors/protocol-error.ts";
 export { encodeRecord } from "./framing/encode-record.ts";
 export {
   DEFAULT_MAX_RECORD_BYTES,
