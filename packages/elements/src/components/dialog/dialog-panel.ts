@@ -1,5 +1,6 @@
 /**
- * The panel `<pi-dialog>` shows while pi waits on a dialog: its templates, keys and styles. It
+ * The panel `<pi-dialog>` shows while pi waits on a dialog: its templates, keys and styles, and
+ * the countdown of the dialogs' deadlines (DialogCountdown, which no page needs before). It
  * loads with the first dialog (the element waits for it before that render), so a page pays for
  * it only once pi asks something. It imports nothing the element has that the page's lazy views
  * do not share too (the list keys and styles stay with the element), so loading it adds no chunk
@@ -8,9 +9,13 @@
  */
 import type { DialogRequest } from "@pi-kit/protocol";
 import { type CSSResultOrNative, html, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
+import { WARN_AT_SECONDS } from "./dialog-countdown.ts";
 import { dialogStyles } from "./pi-dialog.styles.ts";
+
+export { DialogCountdown } from "./dialog-countdown.ts";
 
 /** What the panel reads and drives on its `<pi-dialog>`. */
 export interface DialogPanelHost extends HTMLElement {
@@ -30,10 +35,8 @@ export interface DialogPanelView {
   readonly strings: PiStrings;
   /** Dialogs waiting, this one included. */
   readonly total: number;
-  /** Whole seconds left, when pi set a timeout. */
+  /** Whole seconds left, when pi set a timeout (the last {@link WARN_AT_SECONDS} look urgent). */
   readonly left: number | undefined;
-  /** The countdown is in its last seconds. */
-  readonly urgent: boolean;
   /** Keys on a select's list (they move the highlight, Enter answers). */
   readonly onListKey: (event: KeyboardEvent) => void;
 }
@@ -41,7 +44,7 @@ export interface DialogPanelView {
 /** The panel's styles, adopted by the element when the panel loads. */
 export const panelStyles: readonly CSSResultOrNative[] = [dialogStyles];
 
-/** The panel for `view`. */
+/** The panel for `view`, keyed by the request: a new dialog gets fresh fields. */
 export function renderPanel(host: DialogPanelHost, view: DialogPanelView): unknown {
   const { request, strings: s, total, left } = view;
   const timeout = request.method === "editor" ? undefined : request.timeout;
@@ -54,7 +57,9 @@ export function renderPanel(host: DialogPanelHost, view: DialogPanelView): unkno
   ]
     .filter(Boolean)
     .join(" ");
-  return html`<section
+  return keyed(
+    request.id,
+    html`<section
       part="panel"
       class="panel ${request.method}"
       role=${request.method === "confirm" ? "alertdialog" : "dialog"}
@@ -69,12 +74,13 @@ export function renderPanel(host: DialogPanelHost, view: DialogPanelView): unkno
         ${
           left === undefined
             ? nothing
-            : html`<span part="countdown" id="countdown" class=${view.urgent ? "countdown urgent" : "countdown"}>${format(s.dialogSecondsLeft, { seconds: left })}</span>`
+            : html`<span part="countdown" id="countdown" class=${left <= WARN_AT_SECONDS ? "countdown urgent" : "countdown"}>${format(s.dialogSecondsLeft, { seconds: left })}</span>`
         }
       </div>
       ${left === undefined ? nothing : html`<div class="bar" aria-hidden="true"><div part="countdown-bar" style="transform: scaleX(${fraction})"></div></div>`}
       ${host.watching ? watchedBody(request, s) : body(host, view)}
-    </section>`;
+    </section>`,
+  );
 }
 
 /** Scrolls the highlighted option of a select into view. */

@@ -1,6 +1,5 @@
 import type { DialogReply, PiClient, SessionModel } from "@pi-kit/client";
 import { css, html, LitElement, type PropertyValues } from "lit";
-import { keyed } from "lit/directives/keyed.js";
 import { PiDialogAnswerEvent } from "../../events/pi-dialog-answer.ts";
 import { type DialogCancelReason, PiDialogCancelEvent } from "../../events/pi-dialog-cancel.ts";
 import type { PiConnection } from "../../internal/context.ts";
@@ -14,9 +13,9 @@ import { moveIndex, Typeahead } from "../../internal/list-navigation.ts";
 import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
-import { DialogCountdown, type PiDialogItem, WARN_AT_SECONDS } from "./dialog-countdown.ts";
+import type { DialogCountdown, PiDialogItem } from "./dialog-countdown.ts";
 
-/** The panel, loaded with the first dialog of the page. */
+/** The panel and its countdown, loaded with the first dialog of the page. */
 const panelPart = new LazyPart(() => import("./dialog-panel.ts"));
 
 export type { PiDialogItem } from "./dialog-countdown.ts";
@@ -121,14 +120,8 @@ export class PiDialog extends LitElement {
   #focusPending = false;
   #returnFocus: HTMLElement | undefined;
   #announcement = "";
-  readonly #countdown = new DialogCountdown(
-    this,
-    (item) => {
-      if (item === this.#shown) this.#announce("dialogTimedOut", item);
-      this.#cancel(item, "timeout");
-    },
-    (item, seconds) => this.#announce("dialogTimeWarning", item, seconds),
-  );
+  /** The dialogs' deadlines, from the first update with the panel (no deadline runs before). */
+  #countdown: DialogCountdown | undefined;
   readonly #locale = new LocaleController(this);
 
   /**
@@ -180,7 +173,7 @@ export class PiDialog extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#countdown.stop();
+    this.#countdown?.stop();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -193,11 +186,16 @@ export class PiDialog extends LitElement {
     const source = this.dialogs ?? (standby ? [] : (this.#connection.snapshot?.dialogs ?? []));
     const ids = new Set(source.map((d) => d.request.id));
     for (const id of this.#closed) if (!ids.has(id)) this.#closed.delete(id);
-    this.#countdown.keep(ids);
+    // The panel normally loaded before an update with dialogs (see scheduleUpdate); if its chunk
+    // failed, nothing shows until it loads (tried again below), the countdown with it.
+    const panel = panelPart.module;
+    this.#countdown ??= panel && this.#countdownOf(panel);
+    const countdown = this.#countdown;
+    countdown?.keep(ids);
     const now = Date.now();
     this.#items = source.filter((d) => {
       if (this.#closed.has(d.request.id)) return false;
-      const deadline = this.#countdown.deadline(d, now);
+      const deadline = countdown?.deadline(d, now);
       return deadline === undefined || deadline > now;
     });
     const next = this.#items[0];
@@ -205,7 +203,7 @@ export class PiDialog extends LitElement {
       previous !== undefined && !this.#items.some((d) => d.request.id === previous.request.id);
     if (gone && !closedHere) {
       // Closed elsewhere (the client's timeout, a stale run, another view): say so, politely.
-      const expired = (this.#countdown.deadline(previous, now) ?? Infinity) <= now + 250;
+      const expired = (countdown?.deadline(previous, now) ?? Infinity) <= now + 250;
       this.#announce(expired ? "dialogTimedOut" : "dialogClosed", previous);
     }
     if (next?.request.id !== previous?.request.id) {
@@ -216,8 +214,6 @@ export class PiDialog extends LitElement {
     this.#shown = next;
     if (next === undefined) this.#internals.states.delete("open");
     else this.#internals.states.add("open");
-    // Normally loaded before this update (see scheduleUpdate); if its chunk failed, try again.
-    const panel = panelPart.module;
     panelPart.reload(next !== undefined, this);
     if (next !== undefined && panel !== undefined) adoptPartStyles(this, panel.panelStyles);
   }
@@ -228,23 +224,18 @@ export class PiDialog extends LitElement {
     const live = html`<div class="sr-only" role="status">${this.#announcement}</div>`;
     if (item === undefined) return live;
     if (panel === undefined) return live;
-    const left = this.#countdown.left(item, Date.now());
-    // Keyed by the request, so a new dialog gets fresh fields.
-    return html`${live}${keyed(
-      item.request.id,
-      panel.renderPanel(this, {
-        request: item.request,
-        strings: this.#locale.strings,
-        total: this.#items.length,
-        left,
-        urgent: left !== undefined && left <= WARN_AT_SECONDS,
-        onListKey: this.#onListKey,
-      }),
-    )}`;
+    const left = this.#countdown?.left(item, Date.now());
+    return html`${live}${panel.renderPanel(this, {
+      request: item.request,
+      strings: this.#locale.strings,
+      total: this.#items.length,
+      left,
+      onListKey: this.#onListKey,
+    })}`;
   }
 
   protected override updated(): void {
-    this.#countdown.schedule();
+    this.#countdown?.schedule();
     const panel = panelPart.module;
     if (this.#focusPending && panel !== undefined) {
       this.#focusPending = false;
@@ -280,6 +271,17 @@ export class PiDialog extends LitElement {
     this.active = next;
     void this.updateComplete.then(() => panelPart.module?.scrollActive(this));
   };
+
+  #countdownOf(panel: typeof import("./dialog-panel.ts")): DialogCountdown {
+    return new panel.DialogCountdown(
+      this,
+      (item) => {
+        if (item === this.#shown) this.#announce("dialogTimedOut", item);
+        this.#cancel(item, "timeout");
+      },
+      (item, seconds) => this.#announce("dialogTimeWarning", item, seconds),
+    );
+  }
 
   #cancel(item: PiDialogItem, reason: DialogCancelReason): void {
     if (!this.dispatchEvent(new PiDialogCancelEvent(item.request, reason)) && reason === "user")
