@@ -15,7 +15,7 @@ import {
 } from "../../internal/controllers/connection-controller.ts";
 import { forkBadgeStyles } from "../../internal/fork-title.ts";
 import { type PiSessionStrings, sessionStringsFor } from "../../internal/i18n/session-strings.ts";
-import { icons } from "../../internal/icons.ts";
+import * as icons from "../../internal/icons.ts";
 import { PickerElement } from "../../internal/picker-element.ts";
 import { confirmStyles } from "../../styles/confirm.ts";
 import { baseStyles } from "../../styles/shared.ts";
@@ -243,7 +243,7 @@ export class PiSessionList extends PickerElement<PiSessionStrings> {
     const roving = this.#rovingName();
     return html`<div part="header" class="header">
         <button part="new-button" class="primary new" @click=${() => void this.create()}>
-          ${icons.plus}<span>${s.sessionsNew}</span>
+          ${icons.plus()}<span>${s.sessionsNew}</span>
         </button>
         <input
           part="filter"

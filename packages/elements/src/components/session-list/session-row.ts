@@ -11,7 +11,7 @@ import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { fullDate, relativeTime } from "../../internal/i18n/relative-time.ts";
 import type { PiSessionStrings } from "../../internal/i18n/session-strings.ts";
-import { icons } from "../../internal/icons.ts";
+import * as icons from "../../internal/icons.ts";
 
 /** What a row needs from its list: its state, and what to do on the user's actions. */
 export interface SessionRowContext {
@@ -97,7 +97,7 @@ export function sessionRow(session: SessionSummary, row: SessionRowContext): unk
       </span>
       ${
         session.damaged
-          ? html`<span part="damaged" class="damaged-reason">${icons.warning}${format(s.sessionsDamaged, { reason: session.damaged })}</span>`
+          ? html`<span part="damaged" class="damaged-reason">${icons.warning()}${format(s.sessionsDamaged, { reason: session.damaged })}</span>`
           : nothing
       }
     </button>
@@ -136,10 +136,10 @@ function rowActions(a: RowActions): unknown {
   const remove = format(s.sessionsDelete, { title: a.title });
   return html`<span part="actions" class="actions">
     <button part="rename-button" class="icon" tabindex=${a.tab} aria-label=${rename} title=${rename} @click=${a.rename}>
-      ${icons.pencil}
+      ${icons.pencil()}
     </button>
     <button part="delete-button" class="icon" tabindex=${a.tab} aria-label=${remove} title=${remove} @click=${a.remove}>
-      ${icons.trash}
+      ${icons.trash()}
     </button>
   </span>`;
 }

@@ -1,7 +1,7 @@
 import type { PiClient } from "@pi-kit/client";
 import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { PiStrings } from "../i18n/i18n.ts";
-import { icons } from "../icons.ts";
+import * as icons from "../icons.ts";
 import { RunNotifier } from "../notifications/run-notifier.ts";
 import { ClientWatcher } from "./client-watcher.ts";
 
@@ -35,6 +35,6 @@ export class NotifyController extends ClientWatcher {
         await RunNotifier.requestPermission();
         this.host.requestUpdate();
       }}
-    >${icons.bell}<span>${s.notifyEnable}</span></button>`;
+    >${icons.bell()}<span>${s.notifyEnable}</span></button>`;
   }
 }
