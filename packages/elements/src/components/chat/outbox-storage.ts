@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from "./outbox.ts";
+import type { OutgoingMessage } from "./delivery.ts";
 
 /** A waiting message as kept in the browser: what the user sent, for the conversation it was sent in. */
 export interface StoredMessage {

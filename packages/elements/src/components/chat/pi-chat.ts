@@ -31,7 +31,7 @@ import { ChatOutbox } from "./chat-outbox.ts";
 import { widgetsView } from "./composer-bars.ts";
 import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
-import { deliveryMode } from "./outbox.ts";
+import { deliveryMode } from "./delivery.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { PiComposer } from "./pi-composer.ts";
 import { pendingView, progressLabel, progressView } from "./progress-view.ts";

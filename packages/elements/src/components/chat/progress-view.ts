@@ -3,7 +3,7 @@ import type { UserMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
 import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
-import type { OutgoingMessage } from "./outbox.ts";
+import type { OutgoingMessage } from "./delivery.ts";
 
 /**
  * What pi is doing when nothing else in the transcript shows it: from a message being handed to
