@@ -9,13 +9,15 @@ import type { PiComposer } from "./pi-composer.ts";
  * the draft stays with the file it was typed for, and the composer shows the draft of the file now
  * shown (none: empty). The message a fork puts back in the composer comes after the move (the
  * client says `session_changed` before `fork` resolves), so it is the fork's draft, and switching
- * to the original does not carry it along. Kept in memory, for the page's lifetime.
+ * to the original does not carry it along. Kept in memory, for the page's lifetime. The text pi
+ * puts in the editor (an extension's `set_editor_text`) replaces the composer's when it changes.
  */
 export class ComposerDrafts extends ClientWatcher {
   readonly #composer: () => PiComposer | null;
   readonly #drafts = new Map<string, string>();
   /** The file the composer's text is for; `undefined` until known. */
   #file: string | undefined;
+  #editorText: string | undefined;
 
   /** Drafts of the composer `composer` gives, in `host`, the chat. */
   constructor(host: ReactiveControllerHost & HTMLElement, composer: () => PiComposer | null) {
@@ -35,6 +37,16 @@ export class ComposerDrafts extends ClientWatcher {
     if (client !== this.client) this.#moveTo(undefined);
     super.watch(client);
     if (this.#file === undefined && file !== undefined) this.#moveTo(fileName(file));
+  }
+
+  /** Puts pi's editor text in the composer (and the focus there) when it changes. */
+  follow(editorText: string | undefined): void {
+    if (editorText === this.#editorText) return;
+    this.#editorText = editorText;
+    if (editorText === undefined) return;
+    const composer = this.#composer();
+    composer?.setText(editorText);
+    composer?.focus();
   }
 
   // Drafts stay with the client while the chat is out of the page: one moved elsewhere in the

@@ -20,10 +20,14 @@ export interface ConnectionText {
   readonly label: string;
 }
 
-/** The connection text of a chat with `client` (if any) and its own `src` connection's `phase`. */
+/**
+ * The connection text of a chat with `client` (if any) and its own `src` connection's `phase`;
+ * `connecting` while the page connects the chat's client itself (`<pi-chat connecting>`).
+ */
 export function connectionText(
   client: PiClient | undefined,
   phase: SrcPhase,
+  connecting: boolean,
   s: PiStrings,
 ): ConnectionText {
   if (client === undefined) {
@@ -38,7 +42,9 @@ export function connectionText(
       case "failed":
         return { status: "disconnected", label: refusalText(phase.error, s) ?? s.disconnected };
       default:
-        return { status: "none", label: s.noClient };
+        return connecting
+          ? { status: "connecting", label: s.connecting }
+          : { status: "none", label: s.noClient };
     }
   }
   const status = connectionStatus(client);

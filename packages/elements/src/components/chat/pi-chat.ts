@@ -1,7 +1,6 @@
 import { ContextProvider } from "@lit/context";
 import type { FileSearch, PiClient, SessionModel, SessionSnapshot, Uploads } from "@pi-kit/client";
 import { html, LitElement, nothing, type PropertyValues } from "lit";
-import type { ComposerSubmitEvent } from "../../events/composer-submit.ts";
 import { PiAbortEvent } from "../../events/pi-abort.ts";
 import { PiErrorEvent } from "../../events/pi-error.ts";
 import { PiRestoreQueueEvent } from "../../events/pi-restore-queue.ts";
@@ -15,36 +14,23 @@ import { ConnectionStatusController } from "../../internal/controllers/connectio
 import { ControlController } from "../../internal/controllers/control-controller.ts";
 import { LocaleController } from "../../internal/controllers/locale-controller.ts";
 import { NotifyController } from "../../internal/controllers/notify-controller.ts";
-import {
-  SrcController,
-  type SrcPhase,
-  type TokenSource,
-} from "../../internal/controllers/src-controller.ts";
+import { SrcController, type TokenSource } from "../../internal/controllers/src-controller.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
-import { adoptPartStyles, LazyPart } from "../../internal/lazy-part.ts";
 import type { PiRenderers } from "../../internal/renderers.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import { AutoScroll } from "./auto-scroll.ts";
-import { BashRunFilter, bashMessage } from "./bash-runs.ts";
-import { ChatOutbox } from "./chat-outbox.ts";
-import { widgetsView } from "./composer-bars.ts";
+import { barsPart, chatBottom, loadBars, showErrors, showsBars } from "./chat-bottom.ts";
+import { ChatOutbox, outboxLink } from "./chat-outbox.ts";
+import { ChatStates } from "./chat-states.ts";
 import { ComposerDrafts } from "./composer-drafts.ts";
 import { connectionText } from "./connection-text.ts";
 import { deliveryMode } from "./delivery.ts";
 import { chatStyles } from "./pi-chat.styles.ts";
 import type { PiComposer } from "./pi-composer.ts";
-import { pendingView, progressLabel, progressView } from "./progress-view.ts";
-import { loadContextUsage, statusBar, UsageTotals } from "./status-bar.ts";
-import { dialogOwners, dialogsAbove } from "./tool-dialogs.ts";
-import { ToolIndex } from "./tool-index.ts";
-import { TranscriptFilter } from "./transcript-filter.ts";
-
-/** The queue and watch bars above the composer, loaded when first shown. */
-const barsPart = new LazyPart(() => import("./control-bars.ts"));
-
-/** The phase shown while the page connects the chat's client itself (`connecting`). */
-const CONNECTING: SrcPhase = { status: "connecting" };
+import { chatTop, loadContextUsage, UsageTotals } from "./status-bar.ts";
+import { dialogPlaces } from "./tool-dialogs.ts";
+import { ChatTranscript } from "./transcript-view.ts";
 
 /**
  * A complete chat with the pi coding agent: the streaming transcript (markdown, thinking, tool
@@ -238,11 +224,9 @@ export class PiChat extends LitElement {
       this.#refreshStats(next, previous);
     },
   });
-  readonly #bashRuns = new BashRunFilter();
-  readonly #internals = this.attachInternals();
+  readonly #states = new ChatStates(this.attachInternals());
   readonly #totals = new UsageTotals();
-  readonly #tools = new ToolIndex();
-  readonly #transcript = new TranscriptFilter();
+  readonly #transcript = new ChatTranscript();
   readonly #scroll = new AutoScroll(this, (pinned) => {
     this.pinned = pinned;
   });
@@ -263,26 +247,15 @@ export class PiChat extends LitElement {
   #showsBars(): boolean {
     this.#connection.resolve();
     this.#control.watch(this.#connection.connection?.client);
-    const queue = this.#connection.snapshot?.queue;
-    return (
-      this.#control.watching ||
-      (queue !== undefined && queue.steering.length + queue.followUp.length > 0)
-    );
+    return showsBars(this.#connection.snapshot?.queue, this.#control.watching);
   }
-  #announcement = "";
-  #wasRunning = false;
-  #editorText: string | undefined;
   readonly #status = new ConnectionStatusController(this);
   readonly #src: SrcController;
   readonly #control = new ControlController(this);
   readonly #drafts = new ComposerDrafts(this, () => this.composer);
   readonly #outbox = new ChatOutbox(
     this,
-    () => {
-      const status = this.#status.status;
-      if (status === "disconnected" || this.#control.watching) return "closed";
-      return status === "connected" ? "open" : "waiting";
-    },
+    () => outboxLink(this.#status.status, this.#control.watching),
     () => this.#dialogReady(),
   );
   readonly #notifications = new NotifyController(this, () => this.#locale.strings);
@@ -290,13 +263,7 @@ export class PiChat extends LitElement {
   constructor() {
     super();
     this.#src = new SrcController(this);
-    // A refusal (a send pi refused, a watcher's Stop, a failed action) is shown, not only fired.
-    this.addEventListener("pi-error", ({ action, error }) => {
-      if (action !== "connect")
-        this.renderRoot
-          .querySelector("pi-toasts")
-          ?.show(error instanceof Error ? error.message : String(error), "error");
-    });
+    showErrors(this);
     this.pageSize = 60;
     this.connecting = false;
     this.noDialogs = false;
@@ -343,40 +310,19 @@ export class PiChat extends LitElement {
     const snapshot = this.#connection.snapshot;
     this.#drafts.watch(this.#connection.connection?.client, snapshot?.state?.sessionFile);
     const running = snapshot?.isRunning ?? false;
-    if (running !== this.#wasRunning) {
-      this.#announcement = running ? this.#locale.strings.responding : this.#locale.strings.done;
-      this.#wasRunning = running;
-    }
-    const states = this.#internals.states;
-    if (this.#live(running)) states.add("running");
-    else states.delete("running");
-    const shown = this.#transcript.of(snapshot?.messages ?? [], this.showInternal);
-    // A message waiting to be sent is in the conversation already: no empty state over it.
-    const empty =
-      shown.length === 0 &&
-      snapshot?.streamingMessage === undefined &&
-      this.#outbox.waiting.length === 0;
-    this.#scroll.count(
-      shown.filter((m) => m.role !== "toolResult").length + (snapshot?.streamingMessage ? 1 : 0),
-    );
-    if (empty) states.add("empty");
-    else states.delete("empty");
-    if (this.#control.watching) states.add("watching");
-    else states.delete("watching");
-    const bars = barsPart.module;
-    barsPart.reload(this.#showsBars(), this);
-    if (bars !== undefined) adoptPartStyles(this, bars.barStyles);
+    const shown = this.#transcript.shown(snapshot, this.showInternal);
+    this.#scroll.count(this.#transcript.count(shown, snapshot));
+    const state = {
+      running: this.#live(running),
+      empty: this.#transcript.empty(shown, snapshot, this.#outbox.waiting),
+      watching: this.#control.watching,
+    };
+    this.#states.set(state, running, this.#locale.strings);
+    loadBars(this, this.#showsBars());
   }
 
   protected override updated(): void {
-    const editorText = this.#connection.snapshot?.ui.editorText;
-    if (editorText !== this.#editorText) {
-      this.#editorText = editorText;
-      if (editorText !== undefined) {
-        this.composer?.setText(editorText);
-        this.composer?.focus();
-      }
-    }
+    this.#drafts.follow(this.#connection.snapshot?.ui.editorText);
     this.#scroll.afterRender();
     this.#outbox.dispatch();
   }
@@ -385,117 +331,43 @@ export class PiChat extends LitElement {
     const s = this.#locale.strings;
     const snapshot = this.#connection.snapshot;
     const connection = this.#connection.connection;
-    const messages = snapshot?.messages ?? [];
-    const shown = this.#transcript.of(messages, this.showInternal);
-    const streaming = snapshot?.streamingMessage;
-    const executions = snapshot?.toolExecutions ?? new Map();
     const watching = this.#control.watching;
-    // A dialog a tool waits on is shown in its card, others above the composer with the transcript
-    // inert under them (pi waits for the answer); a watcher sees every dialog there, unanswerable.
-    const toolDialogs =
-      this.noDialogs || watching ? undefined : dialogOwners(snapshot?.dialogs ?? [], executions);
+    // A watcher sees every dialog above the composer, unanswerable.
+    const { inCards, above } = dialogPlaces(snapshot, !this.noDialogs && !watching);
     const state = this.#status.status;
     const live = this.#live(snapshot?.isRunning ?? false);
-    if (streaming !== undefined) this.#tools.update(messages);
     return html`
-      <div part="header" class="header">
-        ${snapshot?.ui.title ? html`<h2 part="title" class="title">${snapshot.ui.title}</h2>` : nothing}
-        <slot name="header"></slot>
-      </div>
-      ${statusBar(
+      ${chatTop(
         snapshot,
-        connectionText(
-          connection?.client,
-          this.connecting && this.#src.phase.status === "idle" ? CONNECTING : this.#src.phase,
-          s,
-        ),
-        this.#totals.of(messages),
+        connectionText(connection?.client, this.#src.phase, this.connecting, s),
+        this.#totals.of(snapshot?.messages ?? []),
         s,
         this.notify ? this.#notifications.button(s) : nothing,
       )}
-      <div class="log-wrap" ?inert=${!watching && !this.noDialogs && dialogsAbove(snapshot?.dialogs, toolDialogs).length > 0}>
-        <div part="transcript" class="log" role="log" aria-label=${s.transcript} tabindex="0">
-          <div class="column">
-            ${this.#internals.states.has("empty") ? html`<slot name="empty"></slot>` : nothing}
-            <pi-message-list
-              exportparts="show-earlier, bubble, text, thinking, image, error, notice, bash, code-block, tool-call, tool-header, tool-arguments, tool-output, actions, action, time"
-              .messages=${shown}
-              .toolExecutions=${executions}
-              .toolDialogs=${toolDialogs}
-              ?actions=${state === "connected" && !watching && !(snapshot?.isRunning ?? false)}
-              .strings=${s}
-              .renderers=${this.renderers}
-              .imageHosts=${this.imageHosts}
-              .pageSize=${this.pageSize}
-              .follow=${this.pinned}
-            ></pi-message-list>
-            ${this.#bashRuns
-              .visible(snapshot?.bashRuns ?? [])
-              .map(
-                (run) => html`<pi-message .strings=${s} .message=${bashMessage(run)}></pi-message>`,
-              )}
-            ${
-              streaming
-                ? html`<pi-message
-                    streaming
-                    exportparts="bubble, text, thinking, image, error, notice, code-block, tool-call, tool-header, tool-arguments, tool-output"
-                    .message=${streaming}
-                    .tools=${this.#tools.slotsFor(streaming, executions, toolDialogs)}
-                    .strings=${s}
-                    .renderers=${this.renderers}
-                    .imageHosts=${this.imageHosts}
-                  ></pi-message>`
-                : nothing
-            }
-            ${pendingView(this.#outbox.waiting, state === "connected" && connection?.client !== undefined, s)}
-            ${progressView(progressLabel(live ? snapshot : undefined, this.#outbox.delivering, s))}
-          </div>
-          <div class="turn-space" aria-hidden="true"></div>
-        </div>
-        ${this.#scroll.jumpButton(s)}
-      </div>
-      <div class="sr-only" role="status" aria-live="polite">${this.#announcement}</div>
-      <div class="bottom">
-        ${
-          this.noToasts
-            ? nothing
-            : html`<pi-toasts
-                exportparts="stack:toasts, toast"
-                max="3"
-                .client=${connection?.client}
-                .session=${connection?.session}
-                .strings=${this.strings}
-              ></pi-toasts>`
-        }
-        ${
-          this.noDialogs
-            ? nothing
-            : html`<pi-dialog
-                exportparts="panel:dialog"
-                ?watching=${watching}
-                .client=${connection?.client}
-                .session=${connection?.session}
-                .dialogs=${toolDialogs?.size ? dialogsAbove(snapshot?.dialogs, toolDialogs) : undefined}
-                .strings=${this.strings}
-              ></pi-dialog>`
-        }
-        ${widgetsView(snapshot, "aboveEditor")}
-        ${barsPart.module?.queueView(snapshot?.queue, s, () => void this.restoreQueue()) ?? nothing}
-        ${watching ? (barsPart.module?.watchBar(this.#control.control, s, () => void this.takeControl()) ?? nothing) : nothing}
-        <pi-composer
-          exportparts="composer, input, attachments, send-button, steer-button, stop-button, attach-button, slash-menu, mention-menu, mentions, mention, attach-notice, uploads, upload, upload-name, upload-size, upload-progress, upload-status, upload-retry, upload-remove"
-          .strings=${s}
-          .fileSearch=${this.fileSearch}
-          .uploads=${this.uploads}
-          ?running=${live}
-          ?disabled=${state === "disconnected" || watching}
-          .reason=${watching ? s.placeholderWatching : undefined}
-          @composer-submit=${(e: ComposerSubmitEvent) => void this.send(e.text, { images: e.images, mode: e.mode })}
-          @composer-abort=${() => void this.abort()}
-          @composer-restore=${() => void this.restoreQueue()}
-        ></pi-composer>
-        ${widgetsView(snapshot, "belowEditor")}
-      </div>
+      ${this.#transcript.render(this, {
+        snapshot,
+        shown: this.#transcript.shown(snapshot, this.showInternal),
+        empty: this.#states.empty,
+        strings: s,
+        toolDialogs: inCards,
+        actions: state === "connected" && !watching && !(snapshot?.isRunning ?? false),
+        inert: !watching && !this.noDialogs && above.length > 0,
+        outbox: this.#outbox,
+        connected: state === "connected" && connection?.client !== undefined,
+        live,
+        jump: this.#scroll.jumpButton(s),
+      })}
+      <div class="sr-only" role="status" aria-live="polite">${this.#states.announcement}</div>
+      ${chatBottom(this, {
+        snapshot,
+        connection,
+        strings: s,
+        control: this.#control.control,
+        watching,
+        dialogs: inCards?.size ? above : undefined,
+        live,
+        disabled: state === "disconnected" || watching,
+      })}
     `;
   }
 
@@ -529,12 +401,8 @@ export class PiChat extends LitElement {
 
   /** Aborts the run (fires `pi-abort` first). */
   async abort(): Promise<void> {
-    if (!this.dispatchEvent(new PiAbortEvent())) return;
-    try {
-      await this.connection?.client?.abort();
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("abort", error));
-    }
+    if (this.dispatchEvent(new PiAbortEvent()))
+      await this.#attempt("abort", async () => this.connection?.client?.abort());
   }
 
   /**
@@ -542,11 +410,7 @@ export class PiChat extends LitElement {
    * control"); a refusal (a read-only connection) fires `pi-error` with action `take-control`.
    */
   async takeControl(): Promise<void> {
-    try {
-      await this.#control.takeControl();
-    } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("take-control", error));
-    }
+    await this.#attempt("take-control", () => this.#control.takeControl());
   }
 
   /** Takes the queued messages back into the composer through `clear_queue` (fires `pi-restore-queue` first). */
@@ -554,12 +418,19 @@ export class PiChat extends LitElement {
     if (!this.dispatchEvent(new PiRestoreQueueEvent())) return;
     const client = this.connection?.client;
     if (client === undefined) return;
-    try {
+    await this.#attempt("restore-queue", async () => {
       const removed = await client.clearQueue();
       const texts = [...(removed?.steering ?? []), ...(removed?.followUp ?? [])];
       if (texts.length) this.composer?.restore(texts);
+    });
+  }
+
+  // An action through the client that fails fires pi-error (shown as an error notification).
+  async #attempt(action: string, run: () => Promise<unknown>): Promise<void> {
+    try {
+      await run();
     } catch (error) {
-      this.dispatchEvent(new PiErrorEvent("restore-queue", error));
+      this.dispatchEvent(new PiErrorEvent(action, error));
     }
   }
 

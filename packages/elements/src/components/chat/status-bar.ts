@@ -1,4 +1,7 @@
-/** The status line of `<pi-chat>`: connection, model, thinking, run state, usage and extension statuses. */
+/**
+ * The top of `<pi-chat>`: its header, and the status line (connection, model, thinking, run state,
+ * usage and extension statuses).
+ */
 import type { PiClient, SessionSnapshot } from "@pi-kit/client";
 import type { AgentMessage } from "@pi-kit/protocol";
 import { html, nothing, type TemplateResult } from "lit";
@@ -39,6 +42,21 @@ export class UsageTotals {
     this.#totals = t;
     return t;
   }
+}
+
+/** The header row (the title an extension set, and the `header` slot) and the status bar under it. */
+export function chatTop(
+  snapshot: SessionSnapshot | undefined,
+  connection: ConnectionText,
+  totals: Totals,
+  s: PiStrings,
+  actions: unknown,
+): TemplateResult {
+  return html`<div part="header" class="header">
+      ${snapshot?.ui.title ? html`<h2 part="title" class="title">${snapshot.ui.title}</h2>` : nothing}
+      <slot name="header"></slot>
+    </div>
+    ${statusBar(snapshot, connection, totals, s, actions)}`;
 }
 
 /** Renders the status bar; `connection` says where the connection stands, in words. */

@@ -1,4 +1,22 @@
-import type { PendingDialog, ToolExecution } from "@pi-kit/client";
+import type { PendingDialog, SessionSnapshot, ToolExecution } from "@pi-kit/client";
+
+/** Where the open dialogs show: in their tool calls' cards (by call id), or above the composer. */
+export interface DialogPlaces {
+  readonly inCards: ReadonlyMap<string, PendingDialog> | undefined;
+  readonly above: readonly PendingDialog[];
+}
+
+/**
+ * Where `snapshot`'s dialogs show: a dialog a tool waits on in its card, others above the composer
+ * (with the transcript inert under them: pi waits for the answer). Without `cards` (a watcher's
+ * chat, or one without its dialog) every dialog is above.
+ */
+export function dialogPlaces(snapshot: SessionSnapshot | undefined, cards: boolean): DialogPlaces {
+  const inCards = cards
+    ? dialogOwners(snapshot?.dialogs ?? [], snapshot?.toolExecutions ?? new Map())
+    : undefined;
+  return { inCards, above: dialogsAbove(snapshot?.dialogs, inCards) };
+}
 
 /**
  * Which tool call each open dialog belongs to. pi does not say; but an extension's `tool_call`
@@ -27,7 +45,7 @@ const NONE: ReadonlyMap<string, PendingDialog> = new Map();
 const owned = new WeakMap<PendingDialog, ReadonlyMap<string, PendingDialog>>();
 
 /** The open dialogs that belong to no tool call: the chat shows them above the composer. */
-export function dialogsAbove(
+function dialogsAbove(
   dialogs: readonly PendingDialog[] | undefined,
   owners: ReadonlyMap<string, PendingDialog> | undefined,
 ): readonly PendingDialog[] {
