@@ -38,6 +38,14 @@ const steps = [
     cmd: ["node", "scripts/api-report.mjs", "--check"],
   },
   { name: "no import cycles (dpdm)", cmd: ["npm", "run", "--silent", "check:cycles"] },
+  {
+    name: "house rules: line limit, folders one way (scripts/check-house.mjs)",
+    cmd: ["node", "scripts/check-house.mjs"],
+  },
+  {
+    name: "the house rules' own tests",
+    cmd: ["node", "--test", "scripts/check-house.test.mjs"],
+  },
   { name: "typecheck tests and benchmarks", cmd: ["npx", "tsc", "-p", "tsconfig.test.json"] },
   {
     name: "tests on Node 20, Node 22, Deno and Bun",
