@@ -3,7 +3,7 @@
  * a `bridge_pi_stderr` record. pi 1.6 loads extensions again when a session is replaced and
  * reports one that fails only on stderr, once; 0.73.1 keeps the extensions it started with and
  * writes nothing. Runs once (Node 20) in CI: the runtimes' reading of pi's stderr is the client's
- * child-process transport, which client test/transports/pi-stderr.test.ts covers on each.
+ * child-process transport, which client test/transports/child-process/pi-stderr.test.ts covers on each.
  */
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";

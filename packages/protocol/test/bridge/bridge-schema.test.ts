@@ -88,7 +88,7 @@ describe("bridge-schema.json: its roots", () => {
 });
 
 describe("bridge-schema.json accepts what a bridge sends", () => {
-  // The shapes of packages/bridge/test/session-control.test.ts and viewers.test.ts.
+  // The shapes of packages/bridge/test/sessions/session-control.test.ts and viewers.test.ts.
   const control: BridgeControlRecord[] = [
     {
       type: "bridge_control",
