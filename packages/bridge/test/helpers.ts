@@ -124,6 +124,12 @@ type WebSocketCtor = new (url: string, protocols?: string[]) => MinimalWebSocket
 
 let requestId = 0;
 
+/** The bridge's id for `client`'s connection: `you.id` of its first `bridge_control`. */
+export async function idOf(client: Pick<TestClient, "waitFor">): Promise<number> {
+  const control = await client.waitFor((r) => r.type === "bridge_control");
+  return (control.you as { id: number }).id;
+}
+
 /** Where a test client connects: a bridge under test, or any bridge's URLs and token. */
 export type BridgeAddress = Pick<TestBridge, "wsUrl" | "token">;
 

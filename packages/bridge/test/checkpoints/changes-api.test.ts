@@ -17,14 +17,9 @@ import {
   type SessionHistoryError,
 } from "@pi-kit/client";
 import { git, gitChanges, mirrorInto, tree } from "../../../../test-support/git-tree.ts";
-import { connect, type Rec, run, startBridge, type TestClient } from "../helpers.ts";
+import { connect, idOf, type Rec, run, startBridge } from "../helpers.ts";
 
 /** The socket's own id, from the `bridge_control` record it got as it attached. */
-async function idOf(client: TestClient): Promise<number> {
-  const control = await client.waitFor((r) => r.type === "bridge_control");
-  return (control.you as { id: number }).id;
-}
-
 async function refusal(promise: Promise<unknown>): Promise<SessionHistoryError> {
   try {
     await promise;

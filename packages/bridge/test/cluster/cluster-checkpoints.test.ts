@@ -13,7 +13,7 @@ import { test } from "node:test";
 import type { ChangeSet, CheckpointList } from "@pi-kit/protocol/bridge";
 import { createClient } from "redis";
 import { tree } from "../../../../test-support/git-tree.ts";
-import { connect, run, startBridge, type TestBridge, type TestClient } from "../helpers.ts";
+import { connect, idOf, run, startBridge, type TestBridge } from "../helpers.ts";
 import { useRedis } from "./redis-fixture.ts";
 
 const TTL_MS = 3000;
@@ -28,11 +28,6 @@ async function api<T>(bridge: TestBridge, path: string, init: RequestInit = {}):
   const body = (await response.json()) as T;
   assert.equal(response.status, 200, JSON.stringify(body));
   return body;
-}
-
-async function idOf(client: TestClient): Promise<number> {
-  const control = await client.waitFor((r) => r.type === "bridge_control");
-  return (control.you as { id: number }).id;
 }
 
 test("cluster: checkpoints move with the lease; a fenced owner writes none; the new owner lists and restores them", {

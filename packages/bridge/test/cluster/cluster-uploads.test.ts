@@ -9,17 +9,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { BridgeUploads } from "@pi-kit/client";
-import { connect, startBridge, type TestClient } from "../helpers.ts";
+import { connect, idOf, startBridge } from "../helpers.ts";
 import { scriptedPi } from "../scripted-session.ts";
 import { useRedis } from "./redis-fixture.ts";
 
 const cluster = useRedis("pi-kit-cluster-up");
 const { tempDir } = cluster;
-
-async function idOf(client: TestClient): Promise<number> {
-  const control = await client.waitFor((r) => r.type === "bridge_control");
-  return (control.you as { id: number }).id;
-}
 
 test("cluster: an upload through the node without the lease is forwarded to its holder, chunk by chunk", {
   timeout: 120_000,

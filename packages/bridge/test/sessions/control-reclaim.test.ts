@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { BridgeCloseCode } from "@pi-kit/protocol/bridge";
 import { viewerIdentity } from "../../src/sessions/control-memory.ts";
-import { connect, type Rec, startBridge, type TestBridge } from "../helpers.ts";
+import { connect, idOf, type Rec, startBridge, type TestBridge } from "../helpers.ts";
 
 /** A socket on `name` presenting viewer key `key`. */
 function viewerOn(bridge: TestBridge, name: string, key: string) {
@@ -20,11 +20,6 @@ function viewerOn(bridge: TestBridge, name: string, key: string) {
 type Client = Awaited<ReturnType<typeof viewerOn>>;
 
 /** The id the bridge gave `client` (its first control record's `you`). */
-async function idOf(client: Client): Promise<number> {
-  const record = await client.waitFor((r) => r.type === "bridge_control");
-  return (record.you as Rec).id as number;
-}
-
 /** Waits until `client` hears that the connection `id` (or nobody, `null`) controls. */
 function hearsController(client: Client, id: number | null): Promise<Rec> {
   return client.waitFor(

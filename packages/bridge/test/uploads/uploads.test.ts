@@ -25,7 +25,7 @@ import { BridgeUploads, SessionHistoryError } from "@pi-kit/client";
 import type { UploadQuota, UploadStatus } from "@pi-kit/protocol/bridge";
 import { BRIDGE_OWNER, sessionKey } from "../../src/principals/owner.ts";
 import { SessionUploads, UNFINISHED_IDLE_MS } from "../../src/uploads/session-uploads.ts";
-import { connect, startBridge, type TestBridge, type TestClient } from "../helpers.ts";
+import { connect, idOf, startBridge, type TestBridge } from "../helpers.ts";
 import { type ScriptedPi, scriptedPi } from "../scripted-session.ts";
 import { mint, startTicketBridge, ticketKeys } from "../ticket-helpers.ts";
 
@@ -42,11 +42,6 @@ function start(options: Parameters<typeof startBridge>[0] = {}): Promise<TestBri
 }
 
 /** The socket's own id, from the `bridge_control` record it got as it attached. */
-async function idOf(client: TestClient): Promise<number> {
-  const control = await client.waitFor((r) => r.type === "bridge_control");
-  return (control.you as { id: number }).id;
-}
-
 type Answer = { status: number; body: Record<string, unknown> };
 
 /** One call to the session's upload API as socket `id` with `credential`. */
