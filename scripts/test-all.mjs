@@ -83,6 +83,8 @@ const steps = [
 let passed = 0;
 let failed = 0;
 const failedSteps = [];
+/** The failed tests' reports, printed again at the very end: a CI log often keeps only its tail. */
+const failureReports = [];
 const started = Date.now();
 for (const step of steps) {
   console.log(`\n##### ${step.name}`);
@@ -100,6 +102,7 @@ for (const step of steps) {
     for (const counts of countByTask(run.stdout)) {
       passed += counts.passed;
       failed += counts.failed;
+      failureReports.push(...counts.report);
     }
     printTaskTimes(run.stdout);
   }
@@ -114,6 +117,7 @@ for (const step of steps) {
 }
 console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join("; ")}`);
+for (const line of failureReports) console.log(line);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
 
@@ -139,7 +143,7 @@ function countByTask(output) {
     const wtr = pick(/test files \| (\d+) passed, (\d+) failed/g);
     const nodePass = pick(/^# pass (\d+)$/gm);
     const nodeFail = pick(/^# fail (\d+)$/gm);
-    const c = { passed: 0, failed: 0 };
+    const c = { passed: 0, failed: 0, report: [] };
     const add = (p, f) => {
       c.passed += Number(p);
       c.failed += Number(f);
@@ -151,9 +155,9 @@ function countByTask(output) {
     if (wtr) add(wtr[1], wtr[2]);
     console.log(`${task}: ${c.passed} passed, ${c.failed} failed`);
     for (const [name, detail] of failures) {
-      console.log(`  failed: ${name}`);
-      for (const line of detail) console.log(`    ${line}`);
+      c.report.push(`${task} failed: ${name}`, ...detail.map((line) => `    ${line}`));
     }
+    for (const line of c.report) console.log(line);
     counts.push(c);
   }
   return counts;
