@@ -4,8 +4,11 @@
  * takes control, unless it is read-only; a controller that leaves frees control (a controller
  * that reconnects within the grace period takes it back, unless someone took it meanwhile), or
  * hands it to the newest connection of the same label that attached after it: the same page
- * reloaded, or reconnected, before the bridge saw its old socket go. Otherwise a watcher takes
- * control only explicitly. Every change is announced to every connection.
+ * reloaded, or reconnected, before the bridge saw its old socket go. A connection of the
+ * controller's own viewer identity takes control the moment it attaches: the same client back on
+ * a new socket while its old one lingers (a half-open socket, or a forwarded one whose client
+ * never arrived), which must not keep control from it. Otherwise a watcher takes control only
+ * explicitly. Every change is announced to every connection.
  *
  * A session that starts again (a restarted bridge, a pi that exited) may wait for the viewer that
  * controlled it before: until that viewer's identity attaches, or the wait ends, everyone watches;
@@ -78,15 +81,22 @@ export class SessionControl<C extends ControlledConnection> {
     return this.#controller === connection;
   }
 
-  /** Adds a connection; it takes control when nobody has it and it may. Announces the change. */
+  /**
+   * Adds a connection; it takes control when nobody has it, or when the controller is its own
+   * viewer's older socket, and it may. Announces the change.
+   */
   attach(connection: C): void {
     this.#connections.add(connection);
-    if (this.#controller === undefined && !connection.readOnly) {
+    if (connection.readOnly) {
+      // Watches, whoever controls.
+    } else if (this.#controller === undefined) {
       if (this.#awaited === undefined) this.#set(connection);
       else if (connection.viewer === this.#awaited) {
         this.#endWait(false);
         this.#set(connection);
       }
+    } else if (connection.viewer !== undefined && connection.viewer === this.#controller.viewer) {
+      this.#set(connection);
     }
     this.#announce(connection);
   }

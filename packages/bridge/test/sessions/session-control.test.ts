@@ -127,6 +127,31 @@ test("control: a controller that leaves after a connection of its label attached
   assert.deepEqual(last(early.records)?.controller, null);
 });
 
+test("control: a connection of the controller's own viewer takes control on attaching (its old socket lingers); others and read-only ones do not", () => {
+  const control = new SessionControl();
+  const stale = { ...viewer(1), viewer: "me" };
+  const other = { ...viewer(2), viewer: "someone else" };
+  const keyless = viewer(3);
+  const reader = { ...viewer(4, true), viewer: "me" };
+  control.attach(stale);
+  for (const connection of [other, keyless, reader]) control.attach(connection);
+  assert.equal(control.controls(stale), true, "other viewers, keyless and read-only ones watch");
+
+  // The same client back on a new socket before the bridge saw the old one go.
+  const back = { ...viewer(5), viewer: "me" };
+  control.attach(back);
+  assert.equal(control.controls(back), true);
+  assert.deepEqual(last(stale.records)?.controller, { id: 5, label: "viewer 5" });
+  assert.deepEqual(last(other.records)?.controller, { id: 5, label: "viewer 5" });
+  assert.match(
+    String(JSON.parse(control.refusal(stale, { type: "prompt" }) ?? "{}").error),
+    /viewer 5 is in control/,
+  );
+  // The old socket going at last changes nothing.
+  control.detach(stale);
+  assert.equal(control.controls(back), true);
+});
+
 /** Resolves once `check` holds, looked at on each turn of the event loop. */
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setImmediate(resolve));
