@@ -4,7 +4,8 @@
  * {@link SessionHistoryError} (the history API's error: the same statuses, the same codes).
  */
 import type { ChangeSet, CheckpointSummary, FileChange, FileDiff } from "@pi-kit/protocol/bridge";
-import { badResponse, bridgeJsonCall } from "../history/bridge-json-call.ts";
+import { badResponse } from "../history/bridge-json-call.ts";
+import { SessionApi } from "../history/session-api.ts";
 import type { BridgeToken } from "../transports/websocket/protocols.ts";
 import type { WorkspaceChanges, WorkspaceChangesCallOptions } from "./workspace-changes.ts";
 
@@ -36,23 +37,15 @@ export interface BridgeWorkspaceChangesOptions {
  * await changes.revertFile(files[0].path);
  */
 export class BridgeWorkspaceChanges implements WorkspaceChanges {
-  readonly #base: string;
-  readonly #token: BridgeToken | undefined;
-  readonly #fetch: typeof fetch;
-  readonly #connectionId: () => number | undefined;
+  readonly #api: SessionApi;
 
   constructor(options: BridgeWorkspaceChangesOptions) {
-    const base = String(options.baseUrl).replace(/\/+$/, "");
-    this.#base = `${base}/api/sessions/${encodeURIComponent(options.session)}`;
-    this.#token = options.token;
-    // Unbound, a browser's fetch throws "Illegal invocation".
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#connectionId = options.connectionId ?? (() => undefined);
+    this.#api = new SessionApi(options, "");
   }
 
   /** The checkpoints, oldest first: the session start, then one at the start of every run. */
   async checkpoints(options: WorkspaceChangesCallOptions = {}): Promise<CheckpointSummary[]> {
-    const body = await this.#call("GET", "/checkpoints", undefined, options.signal);
+    const body = await this.#api.call("GET", "/checkpoints", {}, options.signal);
     const list = (body as { checkpoints?: unknown } | undefined)?.checkpoints;
     if (!Array.isArray(list) || !list.every(isCheckpoint)) throw badResponse("checkpoints");
     return list;
@@ -61,7 +54,7 @@ export class BridgeWorkspaceChanges implements WorkspaceChanges {
   /** The files changed since checkpoint `since` (default: the session start). */
   async changes(since?: string, options: WorkspaceChangesCallOptions = {}): Promise<ChangeSet> {
     const query = since === undefined ? "" : `?${new URLSearchParams({ since })}`;
-    return changeSetOf(await this.#call("GET", `/changes${query}`, undefined, options.signal));
+    return changeSetOf(await this.#api.call("GET", `/changes${query}`, {}, options.signal));
   }
 
   /** The unified diff of one file since checkpoint `since` (default: the session start). */
@@ -72,7 +65,7 @@ export class BridgeWorkspaceChanges implements WorkspaceChanges {
   ): Promise<FileDiff> {
     const params = new URLSearchParams({ path });
     if (since !== undefined) params.set("since", since);
-    const body = await this.#call("GET", `/changes/diff?${params}`, undefined, options.signal);
+    const body = await this.#api.call("GET", `/changes/diff?${params}`, {}, options.signal);
     const diff = body as Partial<FileDiff> | undefined;
     if (
       typeof diff?.path !== "string" ||
@@ -90,31 +83,15 @@ export class BridgeWorkspaceChanges implements WorkspaceChanges {
     options: WorkspaceChangesCallOptions = {},
   ): Promise<ChangeSet> {
     const body = since === undefined ? { path } : { path, since };
-    return changeSetOf(await this.#call("POST", "/changes/revert", body, options.signal, true));
+    return changeSetOf(
+      await this.#api.call("POST", "/changes/revert", { body }, options.signal, true),
+    );
   }
 
   /** Restores the whole workspace to checkpoint `id`; the controller only. */
   async restore(id: string, options: WorkspaceChangesCallOptions = {}): Promise<ChangeSet> {
     const path = `/checkpoints/${encodeURIComponent(id)}/restore`;
-    return changeSetOf(await this.#call("POST", path, undefined, options.signal, true));
-  }
-
-  #call(
-    method: string,
-    path: string,
-    body: unknown,
-    signal: AbortSignal | undefined,
-    write = false,
-  ): Promise<unknown> {
-    return bridgeJsonCall({
-      fetch: this.#fetch,
-      url: `${this.#base}${path}`,
-      method,
-      body,
-      token: this.#token,
-      controller: write ? this.#connectionId() : undefined,
-      signal,
-    });
+    return changeSetOf(await this.#api.call("POST", path, {}, options.signal, true));
   }
 }
 

@@ -4,7 +4,8 @@
  * with a `SessionHistoryError` (the history API's error: the same statuses, the same codes).
  */
 import type { FileSearchPage, WorkspaceEntry } from "@pi-kit/protocol/bridge";
-import { badResponse, bridgeJsonCall } from "../history/bridge-json-call.ts";
+import { badResponse } from "../history/bridge-json-call.ts";
+import { SessionApi } from "../history/session-api.ts";
 import type { BridgeToken } from "../transports/websocket/protocols.ts";
 import type { FileSearch, FileSearchQuery } from "./file-search.ts";
 
@@ -27,16 +28,10 @@ export interface BridgeFileSearchOptions {
  * const { entries, nextCursor } = await files.search({ query: "readme", limit: 20 });
  */
 export class BridgeFileSearch implements FileSearch {
-  readonly #url: string;
-  readonly #token: BridgeToken | undefined;
-  readonly #fetch: typeof fetch;
+  readonly #api: SessionApi;
 
   constructor(options: BridgeFileSearchOptions) {
-    const base = String(options.baseUrl).replace(/\/+$/, "");
-    this.#url = `${base}/api/sessions/${encodeURIComponent(options.session)}/files`;
-    this.#token = options.token;
-    // Unbound, a browser's fetch throws "Illegal invocation".
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#api = new SessionApi(options, "/files");
   }
 
   /** One page of the workspace's files and directories matching `query.query`, best first. */
@@ -44,13 +39,7 @@ export class BridgeFileSearch implements FileSearch {
     const params = new URLSearchParams({ q: query.query });
     if (query.limit !== undefined) params.set("limit", String(query.limit));
     if (query.cursor !== undefined) params.set("cursor", query.cursor);
-    const body = await bridgeJsonCall({
-      fetch: this.#fetch,
-      url: `${this.#url}?${params}`,
-      method: "GET",
-      token: this.#token,
-      signal: query.signal,
-    });
+    const body = await this.#api.call("GET", `?${params}`, {}, query.signal);
     const { entries, nextCursor } = (body ?? {}) as { entries?: unknown; nextCursor?: unknown };
     if (!Array.isArray(entries) || !entries.every(isEntry)) throw badResponse("entries");
     if (nextCursor !== null && typeof nextCursor !== "string") throw badResponse("nextCursor");

@@ -6,8 +6,9 @@
  * takes an `AbortSignal` and rejects with a `SessionHistoryError` (the history API's error).
  */
 import type { UploadQuota, UploadStatus } from "@pi-kit/protocol/bridge";
-import { badResponse, bridgeJsonCall } from "../history/bridge-json-call.ts";
+import { badResponse } from "../history/bridge-json-call.ts";
 import { SessionHistoryError, SessionHistoryErrorCode } from "../history/history-error.ts";
+import { SessionApi } from "../history/session-api.ts";
 import type { BridgeToken } from "../transports/websocket/protocols.ts";
 import type { UploadOptions, UploadSource, Uploads } from "./uploads.ts";
 
@@ -46,27 +47,19 @@ const FIRST_PAUSE_MS = 50;
  * client.prompt(`Summarise @${path}`);
  */
 export class BridgeUploads implements Uploads {
-  readonly #base: string;
-  readonly #token: BridgeToken | undefined;
-  readonly #fetch: typeof fetch;
-  readonly #connectionId: () => number | undefined;
+  readonly #api: SessionApi;
   readonly #chunkBytes: number;
   readonly #retries: number;
 
   constructor(options: BridgeUploadsOptions) {
-    const base = String(options.baseUrl).replace(/\/+$/, "");
-    this.#base = `${base}/api/sessions/${encodeURIComponent(options.session)}/uploads`;
-    this.#token = options.token;
-    // Unbound, a browser's fetch throws "Illegal invocation".
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#connectionId = options.connectionId ?? (() => undefined);
+    this.#api = new SessionApi(options, "/uploads");
     this.#chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 1024 * 1024));
     this.#retries = Math.max(0, Math.floor(options.retries ?? 5));
   }
 
   /** The bridge's limits and the bytes the session's uploads take. */
   async quota(options: { readonly signal?: AbortSignal } = {}): Promise<UploadQuota> {
-    const body = (await this.#call("GET", "", {}, options.signal)) as Partial<UploadQuota>;
+    const body = (await this.#api.call("GET", "", {}, options.signal)) as Partial<UploadQuota>;
     const limits = body?.limits as Partial<UploadQuota["limits"]> | undefined;
     if (
       typeof body?.usedBytes !== "number" ||
@@ -82,7 +75,7 @@ export class BridgeUploads implements Uploads {
   async upload(file: UploadSource, options: UploadOptions = {}): Promise<UploadStatus> {
     const { signal, onProgress } = options;
     const declared = { body: { name: file.name, size: file.size } };
-    let status = statusOf(await this.#call("POST", "", declared, signal, true));
+    let status = statusOf(await this.#api.call("POST", "", declared, signal, true));
     let failures = 0;
     /** A chunk failed without saying where the bridge's copy ends: ask before the next one. */
     let unsure = false;
@@ -90,14 +83,14 @@ export class BridgeUploads implements Uploads {
       try {
         if (signal?.aborted) throw cancelled(signal);
         if (unsure) {
-          status = statusOf(await this.#call("GET", `/${status.id}`, {}, signal));
+          status = statusOf(await this.#api.call("GET", `/${status.id}`, {}, signal));
           unsure = false;
           continue;
         }
         const end = Math.min(status.received + this.#chunkBytes, status.size);
         const path = `/${status.id}?offset=${status.received}`;
         const raw = file.slice(status.received, end);
-        status = statusOf(await this.#call("PUT", path, { raw }, signal, true));
+        status = statusOf(await this.#api.call("PUT", path, { raw }, signal, true));
         failures = 0;
         onProgress?.(status.received, status.size);
       } catch (error) {
@@ -121,25 +114,7 @@ export class BridgeUploads implements Uploads {
 
   /** Removes an upload given up on, so it holds no place among the unfinished (best effort). */
   async #forget(id: string): Promise<void> {
-    await this.#call("DELETE", `/${id}`, {}, undefined, true).catch(() => {});
-  }
-
-  #call(
-    method: string,
-    path: string,
-    body: { readonly body?: unknown; readonly raw?: Blob },
-    signal: AbortSignal | undefined,
-    write = false,
-  ): Promise<unknown> {
-    return bridgeJsonCall({
-      fetch: this.#fetch,
-      url: `${this.#base}${path}`,
-      method,
-      ...body,
-      token: this.#token,
-      controller: write ? this.#connectionId() : undefined,
-      signal,
-    });
+    await this.#api.call("DELETE", `/${id}`, {}, undefined, true).catch(() => {});
   }
 }
 
