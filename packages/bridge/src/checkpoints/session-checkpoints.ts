@@ -50,7 +50,8 @@ export class SessionCheckpoints {
       (async () => {
         const checkpoints = await this.#checkpoints;
         if ((await checkpoints.list()).length > 0) return;
-        await this.#write((c) => c.checkpoint(SESSION_START_LABEL));
+        // Inside the tracked whole: a closing bridge waits for the list and the write as one.
+        await this.#unlessFenced((c) => c.checkpoint(SESSION_START_LABEL));
       })(),
     );
     this.#starting = started.catch(() => undefined);
@@ -104,12 +105,17 @@ export class SessionCheckpoints {
     this.#fenced = true;
   }
 
-  async #write<T>(task: (checkpoints: Checkpoints) => Promise<T>): Promise<T> {
+  /** Runs `task` on the checkpoints, tracked, unless the bridge lost the session. */
+  #write<T>(task: (checkpoints: Checkpoints) => Promise<T>): Promise<T> {
+    return this.#track(this.#unlessFenced(task));
+  }
+
+  async #unlessFenced<T>(task: (checkpoints: Checkpoints) => Promise<T>): Promise<T> {
     const checkpoints = await this.#checkpoints;
     if (this.#fenced || !this.#mayWrite())
       throw new BridgeError(BridgeErrorCode.SessionStopped, "The session runs on another node now");
     try {
-      return await this.#track(task(checkpoints));
+      return await task(checkpoints);
     } catch (error) {
       if (error instanceof CheckpointError)
         throw new BridgeError(BridgeErrorCode.TooLargeToRestore, error.message, { cause: error });
