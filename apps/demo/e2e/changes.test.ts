@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chat, connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { chat, connected, EVERY_VIEW, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -21,12 +21,7 @@ after(async () => {
 
 const PROMPT = "Write a short note to notes.md";
 
-for (const [size, viewport, scheme] of [
-  ["desktop", VIEWPORTS.desktop, "light"],
-  ["desktop", VIEWPORTS.desktop, "dark"],
-  ["phone", VIEWPORTS.phone, "light"],
-  ["phone", VIEWPORTS.phone, "dark"],
-] as const) {
+for (const [size, viewport, scheme] of EVERY_VIEW) {
   test(`${size} ${scheme}: a run writes a file, the count shows 1, the panel lists it, Undo this turn takes it back`, async () => {
     const page = await h.newPage({
       session: `changes-${size}-${scheme}`,

@@ -48,6 +48,14 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
+/** Every view a feature is looked at in: desktop and phone, light and dark. */
+export const EVERY_VIEW = [
+  ["desktop", VIEWPORTS.desktop, "light"],
+  ["desktop", VIEWPORTS.desktop, "dark"],
+  ["phone", VIEWPORTS.phone, "light"],
+  ["phone", VIEWPORTS.phone, "dark"],
+] as const;
+
 /** How a page is opened. */
 export interface PageOptions {
   readonly viewport?: { readonly width: number; readonly height: number };

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chat, connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { chat, connected, EVERY_VIEW, type Harness, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -27,12 +27,7 @@ after(async () => {
   await h?.close();
 });
 
-for (const [size, viewport, scheme] of [
-  ["desktop", VIEWPORTS.desktop, "light"],
-  ["desktop", VIEWPORTS.desktop, "dark"],
-  ["phone", VIEWPORTS.phone, "light"],
-  ["phone", VIEWPORTS.phone, "dark"],
-] as const) {
+for (const [size, viewport, scheme] of EVERY_VIEW) {
   test(`${size} ${scheme}: @ lists the workspace's files, Enter picks one, pi gets @path`, async () => {
     const page = await h.newPage({
       session: `mention-${size}-${scheme}`,

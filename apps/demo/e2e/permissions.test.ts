@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
-import { chat, connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { chat, connected, EVERY_VIEW, type Harness, startHarness } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -27,12 +27,7 @@ async function send(page: Page, text: string): Promise<void> {
 const picker = (page: Page) => page.locator("pi-permission-picker select");
 const question = (page: Page) => page.getByRole("dialog", { name: /\?/ });
 
-for (const [size, viewport, scheme] of [
-  ["desktop", VIEWPORTS.desktop, "light"],
-  ["desktop", VIEWPORTS.desktop, "dark"],
-  ["phone", VIEWPORTS.phone, "light"],
-  ["phone", VIEWPORTS.phone, "dark"],
-] as const) {
+for (const [size, viewport, scheme] of EVERY_VIEW) {
   test(`${size} ${scheme}: auto-edits asks only for the shell; Ask first asks for an edit and Deny keeps the file; Full access asks nothing`, async () => {
     const session = `permissions-${size}-${scheme}`;
     const page = await h.newPage({ session, viewport, colorScheme: scheme });

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { Route } from "playwright-core";
-import { chat, connected, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { chat, connected, EVERY_VIEW, type Harness, startHarness, VIEWPORTS } from "./harness.ts";
 
 let h: Harness;
 before(async () => {
@@ -24,12 +24,7 @@ const content = Buffer.concat([
   Buffer.from("notes for pi\n".repeat(200_000)),
 ]);
 
-for (const [size, viewport, scheme] of [
-  ["desktop", VIEWPORTS.desktop, "light"],
-  ["desktop", VIEWPORTS.desktop, "dark"],
-  ["phone", VIEWPORTS.phone, "light"],
-  ["phone", VIEWPORTS.phone, "dark"],
-] as const) {
+for (const [size, viewport, scheme] of EVERY_VIEW) {
   test(`${size} ${scheme}: a picked file uploads with its progress shown, and pi gets @path`, async () => {
     const page = await h.newPage({
       session: `upload-${size}-${scheme}`,
