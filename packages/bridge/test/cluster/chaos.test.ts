@@ -133,6 +133,9 @@ async function explained(
           t.diagnostic(`bridge${node.n}: ${line}`);
       }
     }
+    for (const line of cluster.clientStates) {
+      if (line.includes(` ${session}`)) t.diagnostic(`client ${line}`);
+    }
     for (const sample of audit?.samples ?? []) {
       if (sample.pis.length > 0)
         t.diagnostic(

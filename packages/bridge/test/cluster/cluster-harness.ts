@@ -88,6 +88,8 @@ export interface Cluster {
   wsUrl(name: string): string;
   /** A `PiClient` on session `name` through haproxy, reconnecting quickly as a browser would. */
   connect(name: string): Promise<PiClient>;
+  /** Every connection state the clients of {@link Cluster.connect} went through, timestamped, for failure reports. */
+  readonly clientStates: readonly string[];
   /** The session's live pis right now (bridges' logs for the session, /proc for liveness). */
   pisOf(name: string): SessionPi[];
   /** The node whose bridge runs the session's (one) pi, if one does. */
@@ -187,6 +189,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     );
     stops.push(() => haproxy.stop());
     const wsBase = haproxy.url.replace(/^http/, "ws");
+    const clientStates: string[] = [];
     const pisOf = (name: string): SessionPi[] =>
       sessionPis(started).filter((p) => p.session === name);
     const nodeOfPi = (p: SessionPi): ClusterNode | undefined =>
@@ -203,12 +206,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       drainTimeoutMs,
       nodes,
       wsUrl: (name) => `${wsBase}/sessions/${name}/ws`,
+      clientStates,
       async connect(name) {
         const transport = await createNodeWebSocketTransport({
           url: `${wsBase}/sessions/${name}/ws`,
           token,
           reconnect: { initialDelayMs: 50, maxDelayMs: 300 },
         });
+        transport.addEventListener("statechange", () =>
+          clientStates.push(
+            `${new Date().toISOString()} ${name}: ${JSON.stringify(transport.state)}`,
+          ),
+        );
         return PiClient.connect(transport, { resync: true });
       },
       pisOf,
