@@ -96,14 +96,13 @@ async function redisOpsPerSecond(
   await stats.connect();
   const commandsProcessed = async () =>
     Number(/total_commands_processed:(\d+)/.exec(await stats.info("stats"))?.[1]);
-  const keeper = new LeaseKeeper(store, { onLost: () => {} });
+  const node = `bench-${sessions}`;
+  const keeper = new LeaseKeeper(store, { node, onLost: () => {} });
   try {
     for (let i = 0; i < sessions; i++) {
       const key = `ops-${sessions}-${i}`;
-      const sentAt = keeper.now();
-      const result = await store.acquire(key, "bench-node", "http://x");
-      if (!result.acquired) throw new Error("lease held");
-      keeper.keep(key, result.lease, sentAt);
+      const result = await store.acquire(key, node, await keeper.life(), "http://x");
+      if (!result.acquired || !keeper.keep(key, result.lease)) throw new Error("lease held");
     }
     const before = await commandsProcessed();
     const start = performance.now();

@@ -76,7 +76,8 @@ Options:
   --cluster <redis-url>  Cluster mode: bridges on one shared --sessions-dir, each session owned
                          by a lease in this Redis (single primary) instead of the directory's lock
   --node-url <url>       This node's internal URL other nodes forward to (default: its own URL)
-  --lease-ttl-ms <n>     Session lease lifetime (default 10000; renewed every third)
+  --lease-ttl-ms <n>     How long a node's leases outlive its last renew (default 2000; one
+                         renew an eighth of it per node, whatever its sessions)
   --drain-timeout-ms <n> On SIGTERM, let running turns settle this long (default 30000)
   --index-dir <dir>      This node's history index cache (default: per node, outside the sessions dir)
   --permission-mode <m>  The mode a new session starts in: ask, auto-edits or full (default full)

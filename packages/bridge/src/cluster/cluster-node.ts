@@ -31,6 +31,7 @@ import {
   connectOwner,
   FORWARDED_BY,
   forwardRequest,
+  type OwnerLink,
   type OwnerSocketConstructor,
   OwnerSocketError,
   ownerUrl,
@@ -60,6 +61,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
   readonly logger: BridgeLogger;
   /** Kills session `key`'s pi and closes its sockets (1012): its lease is lost. */
   readonly fence: (key: SessionKey) => void;
+  /** Kills every session's pi and closes their sockets (1012): this node's life ended. */
+  readonly fenceAll?: () => void;
   /** The static token every node shares: the key of the identities nodes vouch for. */
   readonly token: string;
   /** The live figures `/metrics` reads. */
@@ -168,13 +171,24 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
   opened?.connected.catch(() => {});
   const store = options.store ?? (opened as NonNullable<typeof opened>).store;
   let placement: LeasePlacement | undefined;
+  /** The sockets this node relays to other nodes now. */
+  const relays = new Set<OwnerLink>();
   const keeper = new LeaseKeeper(store, {
+    node: id,
     onLost: (key, reason) => {
       const sessionKey = key as SessionKey;
       placement?.lost(sessionKey);
       metrics.leasesLost.inc({ reason });
       safeLog(logger, { event: "lease_lost", session: key, reason });
       options.fence(sessionKey);
+    },
+    // Nothing of a life that ended may serve on: a session still starting under it included.
+    onLifeEnded: () => {
+      safeLog(logger, { event: "node_life_ended", relays: relays.size });
+      options.fenceAll?.();
+      // Its relays go too: the clients reconnect, and reach each session's owner as it is now.
+      for (const link of relays) link.close();
+      relays.clear();
     },
     onReachability: (reachable) => safeLog(logger, { event: "lease_store_reachable", reachable }),
   });
@@ -334,7 +348,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
             protocol === undefined ? [] : [protocol],
             await webSocketConstructor(),
             OWNER_ANSWER_MS + (end?.inMs ?? 0),
-            giveUp.signal,
+            AbortSignal.any([giveUp.signal, c.req.raw.signal]),
           ).then(
             (link) => ({ link }),
             (failure: unknown) => ({ failure }),
@@ -342,8 +356,19 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
           ...(end === undefined ? [] : [end.ended.then(() => ({ ended: true }))]),
         ]);
         if ("link" in outcome) {
+          const { link } = outcome;
+          // The client left while the owner answered: nobody may hold the session's control.
+          if (c.req.raw.signal.aborted) {
+            link.close();
+            return refused(c, error, refuse);
+          }
           forwarded(name, "websocket", error.ownerNode, "ok");
-          return runtime.upgrade(c, outcome.link.events(), protocol);
+          relays.add(link);
+          return runtime.upgrade(
+            c,
+            link.events(() => relays.delete(link)),
+            protocol,
+          );
         }
         const refusedByOwner =
           "failure" in outcome &&

@@ -11,7 +11,7 @@ export interface ClusterOptions {
   readonly redisUrl: string;
   /** This node's internal URL other nodes forward to. Default: the URL it listens on (`url`). */
   readonly nodeUrl?: string;
-  /** How long a lease lasts unless renewed, in ms. Default 10000 (renewed every third). */
+  /** How long a node's leases outlive its last renew, in ms. Default 2000 (one renew per node every eighth). */
   readonly leaseTtlMs?: number;
   /** How long a drain (SIGTERM) lets running turns settle before it stops pi, in ms. Default 30000. */
   readonly drainTimeoutMs?: number;
@@ -26,8 +26,11 @@ export interface ClusterOptions {
 export const REDIS_URL_FORM = "redis://[user:password@]host[:port][/db] (rediss:// for TLS)";
 /** The shortest lease TTL: under it a renew round trip on a busy node would eat the whole lease. */
 export const MIN_LEASE_TTL_MS = 300;
-/** The lease TTL when none is given. */
-export const DEFAULT_LEASE_TTL_MS = 10_000;
+/**
+ * The lease TTL when none is given: how long a node's life outlasts its last renew. A killed
+ * node's sessions wait for it; the node renews it every eighth of it (one command per node).
+ */
+export const DEFAULT_LEASE_TTL_MS = 2_000;
 
 /** What `text` should have been as a Redis URL, or `undefined` when it is one. */
 export function redisUrlProblem(text: string): string | undefined {

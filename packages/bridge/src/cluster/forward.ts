@@ -139,10 +139,17 @@ export class OwnerLink {
    * and each side's close passed to the other. An owner that vanishes without a close (its node
    * died) closes the client with 1001, which clients reconnect on.
    */
-  events<T>(onEnded?: RelayEnded): WSEvents<T> {
+  events<T>(onEnded?: RelayEnded, openWithinMs = 5_000): WSEvents<T> {
     this.#onEnded = onEnded;
+    // A client that left before its upgrade completed never opens: its owner's side must not
+    // stay attached to the session (it would hold the session's control for nobody).
+    const unopened = setTimeout(() => {
+      if (this.#client === undefined) this.close();
+    }, openWithinMs);
+    (unopened as { unref?: () => void }).unref?.();
     return {
       onOpen: (_event, ws: WSContext<T>) => {
+        clearTimeout(unopened);
         this.#client = {
           send: (data) => ws.send(data),
           close: (code, reason) => ws.close(code, reason),
@@ -156,6 +163,7 @@ export class OwnerLink {
         if (data !== undefined && this.#socket.readyState === 1) this.#socket.send(data);
       },
       onClose: (event) => {
+        clearTimeout(unopened);
         this.#end("client", event.code);
         if (this.#socket.readyState <= 1)
           this.#socket.close(sendable(event.code, 1000), event.reason);
@@ -163,9 +171,11 @@ export class OwnerLink {
     };
   }
 
-  /** Closes the owner's side (when the client's upgrade failed). */
+  /** Closes the owner's side (the client's upgrade failed, or this node's life ended), and the client's. */
   close(): void {
-    this.#socket.close(1001);
+    // 1000: a WebSocket client may send no other code below 3000 (the owner's clients reconnect).
+    if (this.#socket.readyState <= 1) this.#socket.close(1000);
+    this.#client?.close(BridgeCloseCode.GoingAway, "");
   }
 
   #end(by: "client" | "owner", code: number): void {

@@ -49,7 +49,7 @@ export class LeasePlacement implements SessionPlacement {
 
   /** Whether this bridge holds session `key`'s lease now. */
   holds(key: SessionKey): boolean {
-    return this.#options.keeper.leases.has(key);
+    return this.#options.keeper.holds(key);
   }
 
   async claim(key: SessionKey): Promise<void> {
@@ -59,30 +59,30 @@ export class LeasePlacement implements SessionPlacement {
     // A claim right after the start would otherwise fail while the store is still connecting.
     if (this.#options.connected !== undefined)
       await settledWithin(this.#options.connected, store.ttlMs / 3);
-    // Twice: a holder that expires between the attempt and its read leaves the key free.
+    // Twice: a holder that expires between the attempt and its read leaves the key free, and
+    // this node's life may end under the attempt (it starts a new one).
     for (let attempt = 0; attempt < 2; attempt++) {
-      const sentAt = keeper.now();
-      const result = await store.acquire(key, node, url).catch((cause: unknown) => {
+      const unreachable = (cause: unknown): never => {
         throw new ClusterRefusalError(
           "lease_store_unreachable",
           "The lease store did not answer; retry",
           { cause },
         );
-      });
+      };
+      const life = await keeper.life().catch(unreachable);
+      const result = await store.acquire(key, node, life, url).catch(unreachable);
       if (!result.acquired) {
+        if (result.lifeOver) {
+          keeper.ended(life);
+          continue;
+        }
         const holder = result.holder;
         if (holder === undefined) continue;
         this.#noteRefusal(key);
-        if (holder.node === node) {
-          // This node's own lease, no longer kept: it fenced the session and the lease runs out.
-          throw new ClusterRefusalError(
-            "lease_store_unreachable",
-            `Session ${key} was fenced here; retry once its lease ran out`,
-          );
-        }
         throw new SessionOwnedElsewhereError(key, holder.node, holder.url, holder.expiresAt);
       }
-      keeper.keep(key, result.lease, sentAt);
+      // Its life ended under the acquire: the lease died with it; take it again under the next.
+      if (!keeper.keep(key, result.lease)) continue;
       const how: LeaseAcquisition =
         result.previous === undefined ? "free" : result.previous.released ? "released" : "takeover";
       let file = this.#absolute(result.lease.file);

@@ -4,8 +4,9 @@
  * replica can lose a lease it had just granted and let a second bridge start pi on the session.
  */
 import { createClient } from "redis";
+import { DEFAULT_LEASE_TTL_MS } from "./cluster-settings.ts";
 import type { AcquireResult, HeldLease, LastHolder, Lease, LeaseStore } from "./lease-store.ts";
-import { ACQUIRE, READ, RELEASE, RENEW } from "./redis-lease-scripts.ts";
+import { ACQUIRE, READ, RECORD, RELEASE, RENEW_LIFE } from "./redis-lease-scripts.ts";
 
 /** The one client method the store uses, so tests and callers can hand in their own client. */
 export interface RedisCommands {
@@ -17,11 +18,11 @@ export interface RedisCommands {
 
 /** Options of {@link RedisLeaseStore}. */
 export interface RedisLeaseStoreOptions {
-  /** How long a lease lasts unless renewed, in ms (10 s by default). */
+  /** How long a node's life (and so its leases) lasts unless renewed, in ms (2 s by default). */
   readonly ttlMs?: number;
   /** Prepended to every key, to share a Redis with other users (`pikit:` by default). */
   readonly prefix?: string;
-  /** How long one command may take before it counts as a failure (a third of the TTL by default). */
+  /** How long one command may take before it counts as a failure (half the TTL by default). */
   readonly timeoutMs?: number;
 }
 
@@ -34,18 +35,43 @@ export class RedisLeaseStore implements LeaseStore {
 
   constructor(redis: RedisCommands, options: RedisLeaseStoreOptions = {}) {
     this.#redis = redis;
-    this.ttlMs = options.ttlMs ?? 10_000;
+    this.ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
     this.#prefix = options.prefix ?? "pikit:";
-    this.#timeoutMs = options.timeoutMs ?? Math.ceil(this.ttlMs / 3);
+    this.#timeoutMs = options.timeoutMs ?? Math.ceil(this.ttlMs / 2);
   }
 
-  async acquire(key: string, node: string, url: string, file = ""): Promise<AcquireResult> {
+  async beginLife(node: string, life: string): Promise<void> {
+    await this.#send(["SET", this.#key("node", node), life, "PX", String(this.ttlMs)]);
+  }
+
+  async renewLife(node: string, life: string): Promise<boolean> {
+    const done = await this.#eval(
+      RENEW_LIFE,
+      [this.#key("node", node)],
+      [life, String(this.ttlMs)],
+    );
+    return done === 1;
+  }
+
+  async acquire(
+    key: string,
+    node: string,
+    life: string,
+    url: string,
+    file = "",
+  ): Promise<AcquireResult> {
     const reply = await this.#eval(
       ACQUIRE,
-      [this.#key("lease", key), this.#key("fence", key), this.#key("last", key)],
-      [node, url, file, String(this.ttlMs)],
+      [
+        this.#key("lease", key),
+        this.#key("fence", key),
+        this.#key("last", key),
+        this.#key("node", node),
+      ],
+      [node, url, file, life, this.#prefix],
     );
     const [won, value, third] = reply as [number, string, string | number];
+    if (won === 2) return { acquired: false, lifeOver: true };
     if (won === 0) return { acquired: false, holder: parseLease(value, third as number) };
     const previous = third as string;
     const lease = parseLease(value, this.ttlMs);
@@ -54,11 +80,11 @@ export class RedisLeaseStore implements LeaseStore {
       : { acquired: true, lease };
   }
 
-  async renew(key: string, held: Lease, file = ""): Promise<Lease | undefined> {
+  async record(key: string, held: Lease, file: string): Promise<Lease | undefined> {
     const value = await this.#eval(
-      RENEW,
+      RECORD,
       [this.#key("lease", key), this.#key("last", key)],
-      [held.node, String(held.fence), String(this.ttlMs), file],
+      [held.node, String(held.fence), file, this.#prefix],
     );
     return typeof value === "string" ? parseLease(value, this.ttlMs) : undefined;
   }
@@ -67,7 +93,7 @@ export class RedisLeaseStore implements LeaseStore {
     const done = await this.#eval(
       RELEASE,
       [this.#key("lease", key), this.#key("last", key)],
-      [held.node, String(held.fence)],
+      [held.node, String(held.fence), this.#prefix],
     );
     return done === 1;
   }
@@ -82,7 +108,7 @@ export class RedisLeaseStore implements LeaseStore {
     const reply = (await this.#eval(
       READ,
       keys.map((k) => this.#key("lease", k)),
-      [],
+      [this.#prefix],
     )) as (string | null | number)[];
     keys.forEach((key, i) => {
       const value = reply[2 * i];
@@ -135,7 +161,7 @@ export class RedisLeaseStore implements LeaseStore {
     await this.#redis.close();
   }
 
-  #key(kind: "lease" | "fence" | "last", key: string): string {
+  #key(kind: "lease" | "fence" | "last" | "node", key: string): string {
     return `${this.#prefix}${kind}:${key}`;
   }
 
@@ -147,16 +173,20 @@ export class RedisLeaseStore implements LeaseStore {
   /**
    * Sends a command, rejecting after the timeout. node-redis's own timeout stops only commands
    * not yet written, and a frozen server never answers one that was; its late reply is still
-   * read (the connection stays in step), and a late acquire or renew only holds a lease that
-   * runs out by itself.
+   * read (the connection stays in step). A late acquire takes nothing under a life that is over,
+   * and a lease taken under the live one but not kept is taken again by the node's next claim; a
+   * late new life or renew only keeps a life the node no longer counts on, which runs out.
    */
   async #send(args: string[]): Promise<unknown> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer ${args[0]} within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
+      const fail = () =>
+        reject(new Error(`Redis did not answer ${args[0]} within ${this.#timeoutMs} ms`));
+      // One more turn of the event loop first: after a stall of this process the timer runs
+      // before the I/O that waited meanwhile, which may hold the answer.
+      timer = setTimeout(() => {
+        timer = setTimeout(fail, 0);
+      }, this.#timeoutMs);
     });
     try {
       return await Promise.race([this.#redis.sendCommand(args), timeout]);
@@ -213,17 +243,19 @@ interface LeaseValue {
   node: string;
   url: string;
   fence: number;
+  life?: string;
   file?: string;
   since?: number;
   released?: boolean;
 }
 
 function parseLease(value: string, ttlMs: number): Lease {
-  const { node, url, fence, file, since } = JSON.parse(value) as LeaseValue;
+  const { node, url, fence, life, file, since } = JSON.parse(value) as LeaseValue;
   return {
     node,
     url,
     fence,
+    life: life ?? "",
     expiresAt: Date.now() + ttlMs,
     ...(file === undefined ? {} : { file }),
     ...(typeof since === "number" ? { since: Math.round(since) } : {}),

@@ -104,6 +104,8 @@ export type BridgeLogEvent =
   | { readonly event: "lease_released"; readonly session: string }
   | { readonly event: "lease_release_failed"; readonly session: string; readonly error: string }
   | { readonly event: "lease_lost"; readonly session: string; readonly reason: string }
+  /** This cluster node's life in the lease store ended: every session and relay of it is closed. */
+  | { readonly event: "node_life_ended"; readonly relays: number }
   | { readonly event: "session_fenced"; readonly session: string }
   | {
       /** A checkpoint of the session's workspace could not be taken (pi went on without it). */
@@ -148,6 +150,7 @@ const WARNINGS: ReadonlySet<BridgeLogEventName> = new Set([
   "command_denied",
   "pi_record_error",
   "lease_lost",
+  "node_life_ended",
   "lease_release_failed",
   "lease_store_unreachable",
   "session_fenced",

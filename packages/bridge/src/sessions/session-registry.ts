@@ -72,6 +72,8 @@ export class SessionRegistry {
   readonly #reaping = new Set<Session>();
   /** Sessions killed because the bridge lost them: their files are the new owner's. */
   readonly #fenced = new WeakSet<Session>();
+  /** Keys fenced while their pi was starting: fenced the moment it has started. */
+  readonly #fenceOnStart = new Set<SessionKey>();
   readonly #lock = new KeyedLock();
   readonly #reaper: ReturnType<typeof setInterval>;
   #closing = false;
@@ -154,11 +156,19 @@ export class SessionRegistry {
    * stop or start waiting there must not delay it). Its files are left to the new owner.
    */
   fence(key: SessionKey): void {
+    // Its claim was lost under the start: the new pi must not serve either.
+    if (this.#starting.has(key)) this.#fenceOnStart.add(key);
     const session = this.#sessions.get(key);
     if (session === undefined) return;
     this.#sessions.delete(key);
     this.#fenced.add(session);
     session.fence();
+  }
+
+  /** The bridge lost the right to run any session (a cluster node's life ended): fences them all. */
+  fenceAll(): void {
+    for (const key of new Set([...this.#sessions.keys(), ...this.#starting.keys()]))
+      this.fence(key);
   }
 
   async #open(key: SessionKey): Promise<{ session: Session; created: boolean }> {
@@ -208,13 +218,15 @@ export class SessionRegistry {
         // A fenced session's files belong to its new owner now: nothing here touches them.
         if (!fenced) this.#settings.lifecycle?.exited(session);
       });
-      void this.#recordFile(session);
+      if (this.#fenceOnStart.delete(key)) this.fence(key);
+      else void this.#recordFile(session);
       return { session, created: true };
     } catch (error) {
       await this.#releaseUnused(key);
       throw error;
     } finally {
       this.#starting.delete(key);
+      this.#fenceOnStart.delete(key);
     }
   }
 

@@ -86,6 +86,7 @@ function clusterNode(
       sessionsDir: options.sessionsDir,
       logger,
       fence: (key) => host.registry().fence(key),
+      fenceAll: () => host.registry().fenceAll(),
       sources: { sessionStates: () => sessionStates(host.registry()) },
     });
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Cluster mode, issue 26: a session's checkpoints live on the shared storage (the sessions
  * directory, with the workspaces on shared storage too) and move with its lease. Node A takes the
- * checkpoints; A loses the lease (another holder in Redis) and is fenced: from then on it writes
+ * checkpoints; A loses the lease (its life in Redis ends) and is fenced: from then on it writes
  * nothing in the checkpoint repository; node B takes the session over, lists the same changes
  * since the same checkpoints, and restores the workspace to a run's start. Real Redis, real pi
  * 1.x on the scripted model.
@@ -68,12 +68,14 @@ test("cluster: checkpoints move with the lease; a fenced owner writes none; the 
       ["added notes.txt", "added src/app.ts"],
     );
 
-    // A loses its lease (another holder took it): it is fenced, its sockets closed with 1012.
+    // A's life in Redis ends (its key gone, as when it expired), and its lease with it: A is
+    // fenced, its sockets closed with 1012.
     const written = tree(repository);
     const store = createClient({ url: cluster.redis.url });
     await store.connect();
     try {
-      assert.equal(await store.del("pikit:lease:work"), 1, "A's lease was in Redis");
+      const lease = JSON.parse((await store.get("pikit:lease:work")) ?? "{}") as { node?: string };
+      assert.equal(await store.del(`pikit:node:${lease.node}`), 1, "A's life was in Redis");
     } finally {
       await store.quit();
     }

@@ -2,7 +2,9 @@
  * Forwarding to a session's owner: an HTTP call reaches the owner with its method, path, query,
  * body and credentials, marked as forwarded, and the owner's answer comes back; a WebSocket is
  * relayed both ways in order with each side's close passed on, an owner that dies closes the
- * client with a code it reconnects on, and an unreachable owner is refused before the upgrade.
+ * client with a code it reconnects on, and an unreachable owner is refused before the upgrade;
+ * a relay whose client never opened lets the owner go, and a relay closed by its node (its life
+ * ended) closes both sides.
  */
 import assert from "node:assert/strict";
 import { once } from "node:events";
@@ -16,6 +18,7 @@ import {
   connectOwner,
   FORWARDED_BY,
   forwardRequest,
+  type OwnerLink,
   type OwnerSocketConstructor,
   ownerUrl,
 } from "../../src/cluster/forward.ts";
@@ -93,6 +96,7 @@ test("forwardRequest: the owner gets method, path, query, body and credentials, 
 async function startForwarder(owner: () => string, ended: (by: string, code: number) => void) {
   const { nodeWebSocket } = await import("../../src/adapters/node.ts");
   const sockets = nodeWebSocket();
+  const links: OwnerLink[] = [];
   const app = new Hono();
   app.get("/sessions/:name/ws", async (c) => {
     const offered = (c.req.header("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
@@ -103,6 +107,7 @@ async function startForwarder(owner: () => string, ended: (by: string, code: num
         WebSocket as unknown as OwnerSocketConstructor,
         2_000,
       );
+      links.push(link);
       return sockets.runtime.upgrade(c, link.events(ended), undefined);
     } catch {
       return c.text("owner unreachable", 502);
@@ -116,7 +121,7 @@ async function startForwarder(owner: () => string, ended: (by: string, code: num
     websocket: { server: sockets.server },
   });
   await once(server, "listening");
-  return { url: `ws://127.0.0.1:${port}`, close: () => server.close() };
+  return { url: `ws://127.0.0.1:${port}`, links, close: () => server.close() };
 }
 
 /** An owner that echoes frames, closes with 4001 on "bye", and records how clients closed. */
@@ -225,4 +230,39 @@ test("connectOwner: an unreachable owner is refused before the upgrade", {
   } finally {
     ownerBase = saved;
   }
+});
+
+test("relay: an owner's side whose client never opened (it left during the upgrade) is closed, so it holds nothing on the owner", {
+  skip: !onNode,
+}, async () => {
+  const before = ownerSockets.length;
+  const link = await connectOwner(
+    `${ownerBase.replace(/^http/, "ws")}/sessions/main/ws`,
+    [SUBPROTOCOL],
+    WebSocket as unknown as OwnerSocketConstructor,
+  );
+  await new Promise<void>((resolve) => {
+    const wait = () => (ownerSockets.length > before ? resolve() : setTimeout(wait, 10));
+    wait();
+  });
+  const ownerClosed = new Promise<number>((resolve) =>
+    ownerSockets.at(-1)?.once("close", (code) => resolve(code)),
+  );
+  // The upgrade's events, never opened: the client's socket was gone by the time of the upgrade.
+  link.events(undefined, 100);
+  assert.equal(await ownerClosed, 1000);
+});
+
+test("relay: closing a link (its node's life ended) closes both sides, the client with 1001 (reconnect)", {
+  skip: !onNode,
+}, async () => {
+  const c = await client();
+  await receivedCount(c, 1);
+  const ownerClosed = new Promise<number>((resolve) =>
+    ownerSockets.at(-1)?.once("close", (code) => resolve(code)),
+  );
+  assert.ok(forwarder?.links.at(-1), "the forwarder keeps its links");
+  forwarder?.links.at(-1)?.close();
+  assert.equal(await ownerClosed, 1000);
+  assert.equal((await c.closed).code, 1001);
 });

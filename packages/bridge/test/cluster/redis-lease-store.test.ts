@@ -1,7 +1,8 @@
 /**
  * The Redis lease store against a real redis-server: one holder at a time, a larger fence on every
- * acquire, compare-and-renew and compare-and-delete that refuse a stale fence, and a takeover of
- * an expired lease told apart from taking a released one.
+ * acquire, leases bound to their node's life (one liveness key per node, the only key with an
+ * expiry), compare-and-record and compare-and-delete that refuse a stale fence or a life that is
+ * over, and a takeover of a dead life's lease told apart from taking a released one.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -34,13 +35,29 @@ after(async () => {
   await redis.stop();
 });
 
-/** What Redis does when a lease runs out unrenewed: the key goes, nobody released it. */
-async function expire(key: string): Promise<void> {
-  assert.equal(await raw.del(`pikit:lease:${key}`), 1);
+/** Each node's current life in these tests. */
+const lives = new Map<string, string>();
+let lifeCount = 0;
+
+/** `node`'s life, begun on first use (and again after {@link expire} ended it). */
+async function live(store: RedisLeaseStore, node: string): Promise<string> {
+  const known = lives.get(node);
+  if (known !== undefined) return known;
+  const life = `life-${lifeCount++}`;
+  await store.beginLife(node, life);
+  lives.set(node, life);
+  return life;
+}
+
+/** What Redis does when a node stops renewing its life: its key goes, nobody released anything. */
+async function expire(node: string): Promise<void> {
+  assert.equal(await raw.del(`pikit:node:${node}`), 1);
+  lives.delete(node);
 }
 
 async function mustAcquire(store: RedisLeaseStore, key: string, node: string, file?: string) {
-  const result = await store.acquire(key, node, `http://${node}.internal`, file);
+  const life = await live(store, node);
+  const result = await store.acquire(key, node, life, `http://${node}.internal`, file);
   assert.ok(result.acquired, `${node} should acquire ${key}`);
   return result;
 }
@@ -52,29 +69,37 @@ test("acquire: a free key is taken with fence 1 and no previous holder; a second
   assert.equal(first.lease.node, "n1");
   assert.equal(first.lease.url, "http://n1.internal");
   assert.equal(first.lease.file, "/s/one.jsonl");
+  assert.equal(first.lease.life, lives.get("n1"));
   assert.equal(first.previous, undefined);
-  const second = await b.acquire(key, "n2", "http://n2.internal");
+  const second = await b.acquire(key, "n2", await live(b, "n2"), "http://n2.internal");
   assert.equal(second.acquired, false);
   assert.equal(second.acquired === false && second.holder?.node, "n1");
   assert.ok(second.acquired === false && (second.holder?.expiresAt ?? 0) > Date.now());
   assert.deepEqual({ ...(await b.read(key)), expiresAt: 0 }, { ...first.lease, expiresAt: 0 });
-  const pttl = await raw.pTTL(`pikit:lease:${key}`);
-  assert.ok(pttl > 0 && pttl <= a.ttlMs, `PX set from the TTL (pttl ${pttl})`);
+  assert.equal(await raw.pTTL(`pikit:lease:${key}`), -1, "the lease itself never expires");
+  const pttl = await raw.pTTL("pikit:node:n1");
+  assert.ok(pttl > 0 && pttl <= a.ttlMs, `the node's life has the TTL (pttl ${pttl})`);
 });
 
-test("renew: the holder extends its lease and records a new file in the lease and the last record", async () => {
+test("renewLife: extends the node's life while it is its own, never revives one that ran out", async () => {
+  const life = await live(a, "n5");
+  await raw.pExpire("pikit:node:n5", 200);
+  assert.equal(await a.renewLife("n5", life), true);
+  assert.ok((await raw.pTTL("pikit:node:n5")) > 200, "renewed for a whole TTL");
+  assert.equal(await a.renewLife("n5", "another"), false);
+  await expire("n5");
+  assert.equal(await a.renewLife("n5", life), false);
+  assert.equal(await raw.exists("pikit:node:n5"), 0, "not revived");
+});
+
+test("record: the holder records a new file in the lease and the last record", async () => {
   const key = fresh();
   const { lease } = await mustAcquire(a, key, "n1", "/s/old.jsonl");
-  await raw.pExpire(`pikit:lease:${key}`, 2_000);
-  const renewed = await a.renew(key, lease, "/s/new.jsonl");
-  assert.ok(renewed);
-  assert.equal(renewed.fence, lease.fence);
-  assert.equal(renewed.file, "/s/new.jsonl");
-  assert.ok((await raw.pTTL(`pikit:lease:${key}`)) > 2_000, "renewed for a whole TTL");
+  const recorded = await a.record(key, lease, "/s/new.jsonl");
+  assert.equal(recorded?.fence, lease.fence);
+  assert.equal(recorded?.file, "/s/new.jsonl");
   assert.equal((await b.read(key))?.file, "/s/new.jsonl");
   assert.equal((await b.last(key))?.lease.file, "/s/new.jsonl");
-  const again = await a.renew(key, renewed);
-  assert.equal(again?.file, "/s/new.jsonl", "a renew without a file keeps the recorded one");
 });
 
 test("release: compare-and-delete frees the key at once; the next owner gets a larger fence, the file, and no takeover", async () => {
@@ -100,43 +125,67 @@ test("release: compare-and-delete frees the key at once; the next owner gets a l
   assert.equal((await a.read(key))?.node, "n2");
 });
 
-test("takeover: taking an expired lease reports the previous holder as not released, with its file", async () => {
-  const key = fresh();
-  const old = await mustAcquire(a, key, "n1", "/s/t.jsonl");
-  await expire(key);
-  const taken = await mustAcquire(b, key, "n2");
+test("takeover: when a node's life runs out every lease bound to it is free at once, the previous holder reported not released, with its file", async () => {
+  const keys = [fresh(), fresh()];
+  const old = await mustAcquire(a, keys[0] as string, "n3", "/s/t.jsonl");
+  await mustAcquire(a, keys[1] as string, "n3");
+  await expire("n3");
+  assert.equal((await b.readMany(keys)).size, 0, "read as free");
+  const taken = await mustAcquire(b, keys[0] as string, "n2");
   assert.equal(taken.lease.fence, old.lease.fence + 1);
   const { since, ...previous } = taken.previous?.lease ?? { since: undefined };
   assert.ok(typeof since === "number" && Math.abs(since - Date.now()) < 60_000, "acquired at");
   assert.deepEqual(taken.previous && { ...taken.previous, lease: { ...previous, expiresAt: 0 } }, {
     released: false,
-    lease: { node: "n1", url: "http://n1.internal", fence: 1, file: "/s/t.jsonl", expiresAt: 0 },
+    lease: {
+      node: "n3",
+      url: "http://n3.internal",
+      fence: 1,
+      life: old.lease.life,
+      file: "/s/t.jsonl",
+      expiresAt: 0,
+    },
   });
+  assert.equal((await mustAcquire(b, keys[1] as string, "n2")).previous?.released, false);
 });
 
-test("stale fence: the old holder's renew and release are refused after a takeover, and leave the new lease alone", async () => {
+test("stale: after its life ran out a node can neither record, release nor take anything under it; a new life can", async () => {
   const key = fresh();
-  const old = (await mustAcquire(a, key, "n1", "/s/z.jsonl")).lease;
-  await expire(key);
+  const old = (await mustAcquire(a, key, "n4", "/s/z.jsonl")).lease;
+  await expire("n4");
   const current = (await mustAcquire(b, key, "n2", "/s/z.fenced.jsonl")).lease;
-  assert.equal(await a.renew(key, old, "/s/zombie.jsonl"), undefined);
+  assert.equal(await a.record(key, old, "/s/zombie.jsonl"), undefined);
   assert.equal(await a.release(key, old), false);
-  // The same node name with a stale fence is refused too: the fence, not the name, is the owner.
-  assert.equal(await a.renew(key, { ...current, fence: old.fence }), undefined);
+  const other = fresh();
+  assert.deepEqual(await a.acquire(other, "n4", old.life, "http://n4.internal"), {
+    acquired: false,
+    lifeOver: true,
+  });
+  // The holder's name with a stale fence is refused too: the fence, not the name, is the owner.
+  assert.equal(await b.record(key, { ...current, fence: old.fence }, "/s/x.jsonl"), undefined);
   const held = await b.read(key);
   assert.equal(held?.fence, current.fence);
   assert.equal(held?.file, "/s/z.fenced.jsonl");
   assert.equal((await b.last(key))?.lease.file, "/s/z.fenced.jsonl");
-  assert.ok(await b.renew(key, current));
+  assert.ok((await mustAcquire(a, other, "n4")).acquired, "a new life takes leases again");
+});
+
+test("a node takes back its own lease it no longer keeps (a release that failed) as a takeover", async () => {
+  const key = fresh();
+  const first = (await mustAcquire(a, key, "n6", "/s/own.jsonl")).lease;
+  const again = await mustAcquire(a, key, "n6");
+  assert.equal(again.lease.fence, first.fence + 1);
+  assert.equal(again.previous?.released, false, "its file gets the storage fence");
 });
 
 test("two contenders racing over many rounds never both hold, and every acquire raises the fence", async () => {
   const key = fresh();
   let lastFence = 0;
   for (let round = 0; round < 50; round++) {
+    const [l1, l2] = [await live(a, "n1"), await live(b, "n2")];
     const [x, y] = await Promise.all([
-      a.acquire(key, "n1", "http://n1.internal"),
-      b.acquire(key, "n2", "http://n2.internal"),
+      a.acquire(key, "n1", l1, "http://n1.internal"),
+      b.acquire(key, "n2", l2, "http://n2.internal"),
     ]);
     const winners = [x, y].filter((r) => r.acquired);
     assert.equal(winners.length, 1, `round ${round}: exactly one holder`);
@@ -148,9 +197,9 @@ test("two contenders racing over many rounds never both hold, and every acquire 
     lastFence = won.lease.fence;
     const loser = x.acquired ? y : x;
     assert.equal(loser.acquired === false && loser.holder?.fence, won.lease.fence);
-    // Half the rounds end with a release, half with an expiry.
+    // Half the rounds end with a release, half with the holder's life running out.
     if (round % 2 === 0) assert.ok(await (x.acquired ? a : b).release(key, won.lease));
-    else await expire(key);
+    else await expire(won.lease.node);
   }
 });
 
@@ -165,13 +214,16 @@ test("readMany: answers the held keys only, in one call", async () => {
   assert.equal((await b.readMany([])).size, 0);
 });
 
-test("list: every lease held now, with its holder, fence, acquisition time and time left; none released or expired", async () => {
+test("list: every lease held now, with its holder, fence, acquisition time and time left; none released or of a life that ran out", async () => {
   const held = [fresh(), fresh()];
   const gone = fresh();
+  const dead = fresh();
   for (const key of held) await mustAcquire(a, key, "n1", `/s/${key}.jsonl`);
   const released = await mustAcquire(a, gone, "n1");
   assert.ok(await a.release(gone, released.lease));
-  const listed = (await b.list()).filter((h) => [...held, gone].includes(h.key));
+  await mustAcquire(a, dead, "n7");
+  await expire("n7");
+  const listed = (await b.list()).filter((h) => [...held, gone, dead].includes(h.key));
   assert.deepEqual(listed.map((h) => h.key).sort(), [...held].sort());
   for (const { key, lease, expiresInMs } of listed) {
     assert.equal(lease.node, "n1");
@@ -187,7 +239,7 @@ test("an unreachable store rejects within its timeout instead of hanging", async
   redis.pause();
   try {
     await assert.rejects(store.ping());
-    await assert.rejects(store.acquire(fresh(), "n1", "http://n1.internal"));
+    await assert.rejects(store.acquire(fresh(), "n1", "life", "http://n1.internal"));
   } finally {
     redis.resume();
   }
