@@ -3,12 +3,13 @@
  * (or none) drives pi; the others watch. The first connection to attach while nobody controls
  * takes control, unless it is read-only; a controller that leaves frees control (a controller
  * that reconnects within the grace period takes it back, unless someone took it meanwhile), or
- * hands it to the newest connection of the same label that attached after it: the same page
- * reloaded, or reconnected, before the bridge saw its old socket go. A connection of the
- * controller's own viewer identity takes control the moment it attaches: the same client back on
- * a new socket while its old one lingers (a half-open socket, or a forwarded one whose client
- * never arrived), which must not keep control from it. Otherwise a watcher takes control only
- * explicitly. Every change is announced to every connection.
+ * hands it to the newest connection of the same label or viewer that attached after it: the same
+ * page reloaded, or reconnected, before the bridge saw its old socket go. A connection of the
+ * controller's own viewer identity takes control the moment it attaches if the controller has
+ * never sent a record: a socket no client stands behind (an upgrade forwarded here after its
+ * client gave up on it) must not keep control from the client back on a new one, while such a
+ * ghost arriving late never takes control from a client that is talking. Otherwise a watcher
+ * takes control only explicitly. Every change is announced to every connection.
  *
  * A session that starts again (a restarted bridge, a pi that exited) may wait for the viewer that
  * controlled it before: until that viewer's identity attaches, or the wait ends, everyone watches;
@@ -31,6 +32,8 @@ export interface ControlledConnection {
   readonly readOnly: boolean;
   /** Who the viewer is across connections and restarts (see `viewerIdentity`), if its client said. */
   readonly viewer?: string | undefined;
+  /** Whether its client has sent a record yet (a socket nobody stands behind never does). */
+  readonly heard?: boolean;
   /** Sends one record as one text message. */
   send(line: string): void;
 }
@@ -83,7 +86,7 @@ export class SessionControl<C extends ControlledConnection> {
 
   /**
    * Adds a connection; it takes control when nobody has it, or when the controller is its own
-   * viewer's older socket, and it may. Announces the change.
+   * viewer's older socket that never sent a record, and it may. Announces the change.
    */
   attach(connection: C): void {
     this.#connections.add(connection);
@@ -95,7 +98,11 @@ export class SessionControl<C extends ControlledConnection> {
         this.#endWait(false);
         this.#set(connection);
       }
-    } else if (connection.viewer !== undefined && connection.viewer === this.#controller.viewer) {
+    } else if (
+      connection.viewer !== undefined &&
+      connection.viewer === this.#controller.viewer &&
+      this.#controller.heard === false
+    ) {
       this.#set(connection);
     }
     this.#announce(connection);
@@ -134,13 +141,13 @@ export class SessionControl<C extends ControlledConnection> {
     return true;
   }
 
-  /** The newest connection that attached after `leaving`, has its label and may control. */
+  /** The newest connection that attached after `leaving`, has its label or viewer and may control. */
   #successor(leaving: C): C | undefined {
     let after = false;
     let successor: C | undefined;
     for (const connection of this.#connections) {
       if (connection === leaving) after = true;
-      else if (after && !connection.readOnly && connection.label === leaving.label) {
+      else if (after && !connection.readOnly && sameViewer(connection, leaving)) {
         successor = connection;
       }
     }
@@ -242,4 +249,9 @@ export class SessionControl<C extends ControlledConnection> {
     };
     return JSON.stringify(record);
   }
+}
+
+/** Whether `a` and `b` are the same viewer: the same label, or the same viewer identity. */
+function sameViewer(a: ControlledConnection, b: ControlledConnection): boolean {
+  return a.label === b.label || (a.viewer !== undefined && a.viewer === b.viewer);
 }

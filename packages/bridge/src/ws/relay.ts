@@ -112,6 +112,7 @@ class SocketConnection implements SessionConnection {
   readonly #bucket: TokenBucket;
   readonly #encoder = new TextEncoder();
   #open = true;
+  #heard = false;
   #terminate: ReturnType<typeof setTimeout> | undefined;
   #expiry: ReturnType<typeof setTimeout> | undefined;
   #keepalive: ReturnType<typeof setInterval> | undefined;
@@ -235,9 +236,15 @@ class SocketConnection implements SessionConnection {
     clearInterval(this.#keepalive);
   }
 
+  /** Whether its client has sent anything yet. */
+  get heard(): boolean {
+    return this.#heard;
+  }
+
   /** Handles one inbound message: size, rate, control requests, policy, control, then pi. */
   receive(data: WSMessageReceive): void {
     if (!this.#open) return;
+    this.#heard = true;
     if (this.#expired()) {
       this.#expire();
       return;

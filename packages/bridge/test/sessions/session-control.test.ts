@@ -127,29 +127,42 @@ test("control: a controller that leaves after a connection of its label attached
   assert.deepEqual(last(early.records)?.controller, null);
 });
 
-test("control: a connection of the controller's own viewer takes control on attaching (its old socket lingers); others and read-only ones do not", () => {
+test("control: a connection of the controller's own viewer takes control on attaching from a socket that never sent a record; never from one that did, nor for others", () => {
   const control = new SessionControl();
-  const stale = { ...viewer(1), viewer: "me" };
-  const other = { ...viewer(2), viewer: "someone else" };
-  const keyless = viewer(3);
-  const reader = { ...viewer(4, true), viewer: "me" };
-  control.attach(stale);
+  // A socket nobody stands behind: its client gave up on the upgrade, so it never sends.
+  const ghost = { ...viewer(1), viewer: "me", heard: false };
+  const other = { ...viewer(2), viewer: "someone else", heard: false };
+  const keyless = { ...viewer(3), heard: false };
+  const reader = { ...viewer(4, true), viewer: "me", heard: false };
+  control.attach(ghost);
   for (const connection of [other, keyless, reader]) control.attach(connection);
-  assert.equal(control.controls(stale), true, "other viewers, keyless and read-only ones watch");
+  assert.equal(control.controls(ghost), true, "other viewers, keyless and read-only ones watch");
 
-  // The same client back on a new socket before the bridge saw the old one go.
-  const back = { ...viewer(5), viewer: "me" };
+  // The client back on a new socket: it takes control from the silent one.
+  const back = { ...viewer(5), viewer: "me", heard: true };
   control.attach(back);
   assert.equal(control.controls(back), true);
-  assert.deepEqual(last(stale.records)?.controller, { id: 5, label: "viewer 5" });
+  assert.deepEqual(last(ghost.records)?.controller, { id: 5, label: "viewer 5" });
   assert.deepEqual(last(other.records)?.controller, { id: 5, label: "viewer 5" });
   assert.match(
-    String(JSON.parse(control.refusal(stale, { type: "prompt" }) ?? "{}").error),
+    String(JSON.parse(control.refusal(ghost, { type: "prompt" }) ?? "{}").error),
     /viewer 5 is in control/,
   );
-  // The old socket going at last changes nothing.
-  control.detach(stale);
+
+  // A late ghost of the same viewer never takes control from a client that has spoken.
+  const lateGhost = { ...viewer(6), viewer: "me", heard: false };
+  control.attach(lateGhost);
   assert.equal(control.controls(back), true);
+  control.detach(ghost);
+  control.detach(lateGhost);
+  assert.equal(control.controls(back), true);
+
+  // A controller that leaves hands control to a later socket of its viewer, whatever its label.
+  const again = { ...viewer(7), viewer: "me", heard: true };
+  control.attach(again);
+  assert.equal(control.controls(back), true, "a client that has spoken keeps control");
+  control.detach(back);
+  assert.equal(control.controls(again), true);
 });
 
 /** Resolves once `check` holds, looked at on each turn of the event loop. */
