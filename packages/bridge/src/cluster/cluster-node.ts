@@ -62,7 +62,7 @@ export interface ClusterNodeOptions extends ClusterOptions {
   /** Kills session `key`'s pi and closes its sockets (1012): its lease is lost. */
   readonly fence: (key: SessionKey) => void;
   /** Kills every session's pi and closes their sockets (1012): this node's life ended. */
-  readonly fenceAll?: () => void;
+  readonly fenceAll: () => void;
   /** The static token every node shares: the key of the identities nodes vouch for. */
   readonly token: string;
   /** The live figures `/metrics` reads. */
@@ -185,7 +185,7 @@ export function createClusterNode(options: ClusterNodeOptions): ClusterNode {
     // Nothing of a life that ended may serve on: a session still starting under it included.
     onLifeEnded: () => {
       safeLog(logger, { event: "node_life_ended", relays: relays.size });
-      options.fenceAll?.();
+      options.fenceAll();
       // Its relays go too: the clients reconnect, and reach each session's owner as it is now.
       for (const link of relays) link.close();
       relays.clear();
