@@ -1,6 +1,7 @@
 /**
- * The panel `<pi-dialog>` shows while pi waits on a dialog: its templates, keys and styles, and
- * the countdown of the dialogs' deadlines (DialogCountdown, which no page needs before). It
+ * The panel `<pi-dialog>` shows while pi waits on a dialog: its templates, keys and styles, the
+ * countdown of the dialogs' deadlines (DialogCountdown) and the keys held back right after it took
+ * the focus (TypingGuard), which no page needs before. It
  * loads with the first dialog (the element waits for it before that render), so a page pays for
  * it only once pi asks something. It imports nothing the element has that the page's lazy views
  * do not share too (the list keys and styles stay with the element), so loading it adds no chunk
@@ -14,8 +15,10 @@ import { format } from "../../internal/i18n/format.ts";
 import type { PiStrings } from "../../internal/i18n/i18n.ts";
 import { WARN_AT_SECONDS } from "./dialog-countdown.ts";
 import { dialogStyles } from "./pi-dialog.styles.ts";
+import type { TypingGuard } from "./typing-guard.ts";
 
 export { DialogCountdown } from "./dialog-countdown.ts";
+export { TypingGuard } from "./typing-guard.ts";
 
 /** What the panel reads and drives on its `<pi-dialog>`. */
 export interface DialogPanelHost extends HTMLElement {
@@ -39,6 +42,8 @@ export interface DialogPanelView {
   readonly left: number | undefined;
   /** Keys on a select's list (they move the highlight, Enter answers). */
   readonly onListKey: (event: KeyboardEvent) => void;
+  /** The keys held back right after the dialog took the focus from a text field. */
+  readonly typing: TypingGuard | undefined;
 }
 
 /** The panel's styles, adopted by the element when the panel loads. */
@@ -66,7 +71,11 @@ export function renderPanel(host: DialogPanelHost, view: DialogPanelView): unkno
       aria-modal="false"
       aria-labelledby="title"
       aria-describedby=${described}
-      @keydown=${(event: KeyboardEvent) => onKeyDown(host, event)}
+      @keydown=${{
+        // Captured: a held-back key must reach neither a field's nor a list's handler, nor a button.
+        handleEvent: (event: KeyboardEvent) => onKeyDown(host, view.typing, event),
+        capture: true,
+      }}
     >
       <div part="header" class="header">
         <h2 part="title" id="title" class="title">${host.brief ? request.title.split("\n")[0] : request.title}</h2>
@@ -185,7 +194,16 @@ function body(host: DialogPanelHost, { request, strings: s, onListKey }: DialogP
   }
 }
 
-function onKeyDown(host: DialogPanelHost, event: KeyboardEvent): void {
+function onKeyDown(
+  host: DialogPanelHost,
+  typing: TypingGuard | undefined,
+  event: KeyboardEvent,
+): void {
+  if (typing?.ignores(event.key, event.timeStamp)) {
+    event.preventDefault();
+    event.stopPropagation();
+    return;
+  }
   if (event.key !== "Escape" || event.isComposing) return;
   event.preventDefault();
   // Esc must not also reach an enclosing chat, where it would stop the run.

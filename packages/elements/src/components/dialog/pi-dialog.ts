@@ -14,6 +14,7 @@ import { listStyles } from "../../styles/list.ts";
 import { baseStyles } from "../../styles/shared.ts";
 import { tokenStyles } from "../../styles/tokens.ts";
 import type { DialogCountdown, PiDialogItem } from "./dialog-countdown.ts";
+import type { TypingGuard } from "./typing-guard.ts";
 
 /** The panel and its countdown, loaded with the first dialog of the page. */
 const panelPart = new LazyPart(() => import("./dialog-panel.ts"));
@@ -32,7 +33,9 @@ export type { PiDialogItem } from "./dialog-countdown.ts";
  * showing nothing, until it is removed. A `passive` dialog never registers and always shows.
  *
  * Keyboard: Escape cancels; Enter answers (Ctrl/⌘+Enter in the editor); in a select ↑ ↓ Home End
- * PageUp PageDown and typing move through the options; ← → move between Yes and No.
+ * PageUp PageDown and typing move through the options; ← → move between Yes and No. A dialog that
+ * takes the focus from a text field ignores Enter and space for half a second: they were typed
+ * for the text, not as an answer.
  *
  * @tagname pi-dialog
  * @summary Extension dialogs, non-modal.
@@ -119,6 +122,8 @@ export class PiDialog extends LitElement {
   #shown: PiDialogItem | undefined;
   #focusPending = false;
   #returnFocus: HTMLElement | undefined;
+  /** Which keys the panel holds back right after it took the focus (loaded with the panel). */
+  #typing: TypingGuard | undefined;
   #announcement = "";
   /** The dialogs' deadlines, from the first update with the panel (no deadline runs before). */
   #countdown: DialogCountdown | undefined;
@@ -191,6 +196,7 @@ export class PiDialog extends LitElement {
     const panel = panelPart.module;
     this.#countdown ??= panel && this.#countdownOf(panel);
     const countdown = this.#countdown;
+    this.#typing ??= panel && new panel.TypingGuard();
     countdown?.keep(ids);
     const now = Date.now();
     this.#items = source.filter((d) => {
@@ -210,6 +216,11 @@ export class PiDialog extends LitElement {
       this.active = 0;
       this.#focusPending = next !== undefined;
       if (next !== undefined && previous === undefined) this.#returnFocus = deepActiveElement();
+      // Only the first of a run of dialogs takes the focus from outside; the next ones follow answers.
+      this.#typing?.opened(
+        previous === undefined ? this.#returnFocus : undefined,
+        performance.now(),
+      );
     }
     this.#shown = next;
     if (next === undefined) this.#internals.states.delete("open");
@@ -231,6 +242,7 @@ export class PiDialog extends LitElement {
       total: this.#items.length,
       left,
       onListKey: this.#onListKey,
+      typing: this.#typing,
     })}`;
   }
 

@@ -3,6 +3,7 @@ import { PiClient } from "@pi-kit/client";
 import type { DialogRequest } from "@pi-kit/protocol";
 import { sendKeys } from "@web/test-runner-commands";
 import { FakePi } from "../../../../client/test/support/fake-pi.ts";
+import { TYPING_GUARD_MS } from "../../../src/components/dialog/typing-guard.ts";
 import "../../../src/define.ts";
 import type {
   PiDialog,
@@ -134,6 +135,44 @@ describe("<pi-dialog>", () => {
     const answered = oneEvent(el, "pi-dialog-answer") as Promise<PiDialogAnswerEvent>;
     await sendKeys({ press: "Enter" });
     expect((await answered).value).to.equal(true);
+  });
+
+  it("takes no answer from Enter or space typed for the text field it took the focus from", async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <textarea aria-label="composer"></textarea>
+      <pi-dialog></pi-dialog>
+    </div>`);
+    (wrapper.querySelector("textarea") as HTMLTextAreaElement).focus();
+    const el = wrapper.querySelector("pi-dialog") as PiDialog;
+    const answers: unknown[] = [];
+    el.addEventListener("pi-dialog-answer", (e) => answers.push(e.value));
+    el.dialogs = items(select);
+    await el.updateComplete;
+    const listbox = q(el, '[role="listbox"]') as HTMLElement;
+    expect(focused(el)).to.equal(listbox);
+    const press = (key: string): KeyboardEvent => {
+      const event = new KeyboardEvent("keydown", {
+        key,
+        bubbles: true,
+        composed: true,
+        cancelable: true,
+      });
+      listbox.dispatchEvent(event);
+      return event;
+    };
+    // Pressed at once, as the next key of someone typing: held back, no answer.
+    expect(press("Enter").defaultPrevented).to.equal(true);
+    expect(press(" ").defaultPrevented).to.equal(true);
+    expect(answers).to.deep.equal([]);
+    // Moving through the options is never held back.
+    press("ArrowDown");
+    await el.updateComplete;
+    expect(el.active).to.equal(1);
+    await aTimeout(TYPING_GUARD_MS);
+    const answered = oneEvent(el, "pi-dialog-answer") as Promise<PiDialogAnswerEvent>;
+    await sendKeys({ press: "Enter" });
+    expect((await answered).value).to.equal("Beta");
+    expect(answers).to.deep.equal(["Beta"]);
   });
 
   it("answers an input with typed text and Enter", async () => {
