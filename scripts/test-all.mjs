@@ -189,7 +189,7 @@ function failedTests(taskLines) {
     const line = stripVTControlCharacters(raw).trim();
     if (detail !== undefined) {
       // node:test's YAML block after "not ok": keep its error and location lines, not the timings.
-      if (line === "..." || detail.length >= 12) detail = undefined;
+      if (line === "..." || detail.length >= 40) detail = undefined;
       else if (!/^(---|duration_ms|type|failureType|code|name):?|node:internal/.test(line)) {
         detail.push(line.slice(0, 240));
       }

@@ -121,7 +121,10 @@ export async function openPanel(page: Page): Promise<void> {
 
 export { dialogShown } from "./page-traffic.ts";
 
-/** Runs a slash command the way a user does: Enter picks it from the menu, Enter sends it. */
+/**
+ * Runs a slash command the way a user does: typed out in full, Enter sends it from the menu. One
+ * Enter only: a second would be typed at the command's dialog (which holds it back for a moment).
+ */
 export async function runCommand(page: Page, name: string): Promise<void> {
   const composer = page.locator("pi-chat textarea");
   await composer.fill(`/${name}`);
@@ -129,7 +132,6 @@ export async function runCommand(page: Page, name: string): Promise<void> {
     .getByRole("option", { name: new RegExp(`^/?${name}`) })
     .first()
     .waitFor();
-  await composer.press("Enter");
   await composer.press("Enter");
 }
 

@@ -5,7 +5,8 @@
 import type { Locator, Page } from "playwright-core";
 
 const traffic = new WeakMap<Page, string[]>();
-const LINES = 120;
+// Enough to show why a wait timed out; a CI log keeps only the first 40 lines of each failure.
+const LINES = 30;
 
 /** Keeps the last records `page` sends and receives, and its console messages. */
 export function recordTraffic(page: Page): void {

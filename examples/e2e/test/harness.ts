@@ -73,7 +73,7 @@ export async function answerDialog(page: Page): Promise<void> {
     .getByRole("option", { name: /^\/?demo-confirm/ })
     .first()
     .waitFor();
-  await composer.press("Enter");
+  // Typed out in full, the command goes with one Enter (a second would be typed at its dialog).
   await composer.press("Enter");
   const dialog = await dialogShown(page);
   await dialog.getByRole("button", { name: "Yes" }).click();
