@@ -84,8 +84,10 @@ test("with the socket down a run does not look live, and the console says so onc
       }
     await page.setViewportSize(VIEWPORTS.desktop);
 
-    down = false;
+    // Retry now while the server still refuses: an automatic attempt let through first would take
+    // the banner, and the button, away under the click. The next attempt gets through.
     await banner.getByRole("button", { name: "Retry now" }).click();
+    down = false;
     await stop.waitFor();
     await banner.waitFor({ state: "detached" });
     assert.equal(lines.length, 2, lines.join("\n"));
